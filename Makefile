@@ -1,0 +1,40 @@
+# qforge developer commands. Everything installs into .venv; all runtime state goes to QFORGE_HOME.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+export QFORGE_HOME ?= $(CURDIR)/.qforge
+
+.PHONY: install run test lint format bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## run: build today's paper offline, then serve it on http://127.0.0.1:8000
+run: $(STAMP)
+	$(BIN)/qforge nightly
+	$(BIN)/qforge api --host 127.0.0.1 --port 8000
+
+## test: install (or update) .venv and run the whole test suite
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy core kb pipeline site_builder
+
+format: $(STAMP)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: $(STAMP)
+	@echo "no benchmarks yet: see BENCHMARKS.md"
+
+clean:
+	rm -rf $(VENV) .qforge .pytest_cache .mypy_cache .ruff_cache

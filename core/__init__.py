@@ -1,0 +1,1 @@
+"""Shared leaf package (records, ids, settings, renderings, storage); imports no other."""

@@ -1,0 +1,165 @@
+"""The canonical, immutable records: questions, drafts, attempts and papers."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+OptionKey = Literal["A", "B", "C", "D"]
+OPTION_KEYS: tuple[OptionKey, ...] = ("A", "B", "C", "D")
+
+
+class Subject(StrEnum):
+    PHYSICS = "Physics"
+    CHEMISTRY = "Chemistry"
+    BOTANY = "Botany"
+    ZOOLOGY = "Zoology"
+
+
+class Difficulty(StrEnum):
+    EASY = "Easy"
+    MEDIUM = "Medium"
+    HARD = "Hard"
+
+
+class QuestionFormat(StrEnum):
+    SINGLE_CORRECT = "single_correct"
+    NUMERICAL = "numerical"
+    INCORRECT_PAIR = "incorrect_pair"
+
+
+class Verdict(StrEnum):
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+
+
+class Record(BaseModel):
+    """Base for every record: frozen, no unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Option(Record):
+    key: OptionKey
+    text: str = Field(min_length=1, description="Markdown with LaTeX math")
+
+
+class FigureRef(Record):
+    figure_id: str
+    caption: str
+
+
+class SyllabusTag(Record):
+    subject: Subject
+    unit_id: str
+    chapter_id: str
+    topic_id: str
+    topic_name: str
+
+
+class QuestionContent(Record):
+    """What a question says: the part its id is derived from."""
+
+    tag: SyllabusTag
+    difficulty: Difficulty
+    difficulty_reason: str
+    format: QuestionFormat
+    stem_markdown: str = Field(min_length=1)
+    options: tuple[Option, Option, Option, Option]
+    correct_key: OptionKey
+    explanation_markdown: str = Field(min_length=1)
+    figures: tuple[FigureRef, ...] = ()
+
+    @model_validator(mode="after")
+    def _options_well_formed(self) -> QuestionContent:
+        keys = tuple(o.key for o in self.options)
+        if keys != OPTION_KEYS:
+            raise ValueError(f"options must be keyed A, B, C, D in order, got {keys}")
+        texts = [o.text.strip() for o in self.options]
+        if len(set(texts)) != len(texts):
+            raise ValueError("options must be four distinct texts")
+        return self
+
+    def option(self, key: str) -> Option:
+        return next(o for o in self.options if o.key == key)
+
+
+class Provenance(Record):
+    """Where a draft came from: never shown to the solver."""
+
+    generator: str
+    template_id: str
+    context_ids: tuple[str, ...] = ()
+    params: tuple[tuple[str, str], ...] = ()
+
+
+class Draft(Record):
+    """A candidate question before the adversarial solver has seen it."""
+
+    content: QuestionContent
+    provenance: Provenance
+
+
+class SolverView(Record):
+    """All the solver may see: no key, no explanation, no generator reasoning."""
+
+    subject: Subject
+    topic_id: str
+    format: QuestionFormat
+    template_id: str
+    stem_markdown: str
+    options: tuple[Option, Option, Option, Option]
+
+
+class SolverAnswer(Record):
+    solver: str
+    choice: OptionKey | None
+    confidence: float = Field(ge=0.0, le=1.0)
+    note: str = ""
+
+
+class SolverVerdict(Record):
+    solver: str
+    choice: OptionKey
+    confidence: float
+
+
+class Question(Record):
+    """A stored question: immutable, addressed by the hash of its content."""
+
+    question_id: str
+    content: QuestionContent
+    provenance: Provenance
+    verdict: SolverVerdict
+
+
+class Attempt(Record):
+    """One draft put to the solver, with the outcome (accepted or a named rejection reason)."""
+
+    attempt_id: str
+    draft_id: str
+    subject: Subject
+    topic_id: str
+    difficulty: Difficulty
+    format: QuestionFormat
+    generator: str
+    template_id: str
+    solver: str
+    solver_choice: OptionKey | None
+    solver_confidence: float
+    verdict: Verdict
+    rejection_reason: str | None
+    question_id: str | None
+
+
+class Paper(Record):
+    """An ordered selection of stored questions."""
+
+    exam_id: str
+    kind: Literal["daily", "custom"]
+    title: str
+    exam_date: str | None
+    question_ids: tuple[str, ...]
+    blueprint: str = Field(description="Name of the difficulty mix the paper was built to")

@@ -1,0 +1,146 @@
+"""Markdown with LaTeX → HTML with MathML, sanitised: no question can run a script."""
+
+from __future__ import annotations
+
+import html
+import re
+from functools import lru_cache
+
+import latex2mathml.converter
+import markdown
+import nh3
+
+MATHML_TAGS = frozenset(
+    [
+        "math",
+        "annotation",
+        "maction",
+        "menclose",
+        "merror",
+        "mfenced",
+        "mfrac",
+        "mi",
+        "mmultiscripts",
+        "mn",
+        "mo",
+        "mover",
+        "mpadded",
+        "mphantom",
+        "mprescripts",
+        "mroot",
+        "mrow",
+        "ms",
+        "mspace",
+        "msqrt",
+        "mstyle",
+        "msub",
+        "msubsup",
+        "msup",
+        "mtable",
+        "mtd",
+        "mtext",
+        "mtr",
+        "munder",
+        "munderover",
+        "semantics",
+        "none",
+    ]
+)
+MATHML_ATTRIBUTES = frozenset(
+    [
+        "display",
+        "xmlns",
+        "mathvariant",
+        "width",
+        "height",
+        "depth",
+        "lspace",
+        "rspace",
+        "stretchy",
+        "fence",
+        "separator",
+        "accent",
+        "accentunder",
+        "columnalign",
+        "rowalign",
+        "columnspacing",
+        "rowspacing",
+        "columnlines",
+        "rowlines",
+        "frame",
+        "linethickness",
+        "minsize",
+        "maxsize",
+        "movablelimits",
+        "notation",
+        "open",
+        "close",
+        "separators",
+        "scriptlevel",
+        "displaystyle",
+        "largeop",
+        "symmetric",
+        "form",
+    ]
+)
+HTML_TAGS = frozenset(nh3.ALLOWED_TAGS) | MATHML_TAGS
+HTML_ATTRIBUTES: dict[str, set[str]] = {
+    **{tag: set(attrs) for tag, attrs in nh3.ALLOWED_ATTRIBUTES.items()},
+    **{tag: set(MATHML_ATTRIBUTES) for tag in MATHML_TAGS},
+}
+# Scripts and styles go with their content, not just their tags.
+CLEAN_CONTENT_TAGS = frozenset({"script", "style", "iframe", "object", "embed", "template"})
+
+_MATH_SPAN = re.compile(
+    r'<(?P<tag>span|div) class="arithmatex">\\(?P<open>[(\[])(?P<tex>.*?)\\[)\]]</(?P=tag)>',
+    re.DOTALL,
+)
+
+
+def _markdown() -> markdown.Markdown:
+    return markdown.Markdown(
+        extensions=["pymdownx.arithmatex", "tables", "sane_lists"],
+        extension_configs={"pymdownx.arithmatex": {"generic": True}},
+    )
+
+
+@lru_cache(maxsize=4096)
+def tex_to_mathml(tex: str, display: bool) -> str:
+    """MathML for a TeX fragment, or the escaped TeX in <code> when it does not parse."""
+    try:
+        mathml = latex2mathml.converter.convert(tex, display="block" if display else "inline")
+    except Exception:  # latex2mathml raises many kinds of errors on bad TeX
+        return f"<code>{html.escape(tex)}</code>"
+    return mathml
+
+
+def _replace_math(match: re.Match[str]) -> str:
+    tex = html.unescape(match.group("tex")).strip()
+    return tex_to_mathml(tex, display=match.group("open") == "[")
+
+
+def sanitize_html(fragment: str) -> str:
+    """Drop every tag, attribute and URL scheme not on the allow-lists."""
+    return nh3.clean(
+        fragment,
+        tags=set(HTML_TAGS),
+        attributes=HTML_ATTRIBUTES,
+        clean_content_tags=set(CLEAN_CONTENT_TAGS),
+        url_schemes={"http", "https", "mailto"},
+        link_rel="noopener noreferrer",
+    )
+
+
+def markdown_html(text: str) -> str:
+    """Sanitised HTML for Markdown source with $…$ and $$…$$ math rendered as MathML."""
+    rendered = _markdown().convert(text)
+    with_math = _MATH_SPAN.sub(_replace_math, rendered)
+    return sanitize_html(with_math).strip()
+
+
+def inline_markdown_html(text: str) -> str:
+    """Like markdown_html, without the wrapping <p> for a one-paragraph text (option labels)."""
+    out = markdown_html(text)
+    if out.startswith("<p>") and out.endswith("</p>") and out.count("<p>") == 1:
+        return out[3:-4]
+    return out

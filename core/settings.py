@@ -1,0 +1,56 @@
+"""One typed settings object, read from QFORGE_* variables and an optional qforge.toml."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+class Settings(BaseSettings):
+    """Everything configurable about a qforge process; built once at the edge and passed down."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="QFORGE_", toml_file="qforge.toml", extra="forbid", frozen=True
+    )
+
+    home: Path = Field(default=Path(".qforge"), description="All runtime state lives here.")
+    data_dir: Path = Field(default=REPO_ROOT / "data", description="Bundled syllabus, KB, prompts.")
+    llm: Literal["offline", "openai"] = "offline"
+    object_store: Literal["local"] = "local"
+    timezone: str = "Asia/Kolkata"
+    api_host: str = "127.0.0.1"
+    api_port: int = 8000
+    max_attempts_per_question: int = Field(default=6, ge=1)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls))
+
+    @property
+    def warehouse_path(self) -> Path:
+        return self.home / "warehouse.duckdb"
+
+    @property
+    def store_dir(self) -> Path:
+        return self.home / "store"
+
+    @property
+    def prefect_home(self) -> Path:
+        return self.home / "prefect"

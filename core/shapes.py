@@ -1,0 +1,43 @@
+"""The two public renderings of one canonical question (SPEC 2.2 and 2.3), field names exact."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.records import Question
+from core.render import inline_markdown_html, markdown_html
+
+
+def daily_question(question: Question) -> dict[str, Any]:
+    """The Daily question shape (2.2): Markdown source and the correct option's key."""
+    c = question.content
+    return {
+        "id": question.question_id,
+        "subject": c.tag.subject.value,
+        "topic": c.tag.topic_name,
+        "stem_markdown": c.stem_markdown,
+        "options": [{"key": o.key, "text": o.text} for o in c.options],
+        "correct_key": c.correct_key,
+        "explanation_markdown": c.explanation_markdown,
+    }
+
+
+def stored_question(question: Question) -> dict[str, Any]:
+    """The Stored question shape (2.3): sanitised HTML with MathML and one `is_correct` option."""
+    c = question.content
+    return {
+        "id": question.question_id,
+        "subject": c.tag.subject.value,
+        "topic": c.tag.topic_name,
+        "difficulty": c.difficulty.value,
+        "stem_html": markdown_html(c.stem_markdown),
+        "options": [
+            {
+                "id": o.key,
+                "text_html": inline_markdown_html(o.text),
+                "is_correct": o.key == c.correct_key,
+            }
+            for o in c.options
+        ],
+        "explanation_html": markdown_html(c.explanation_markdown),
+    }

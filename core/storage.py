@@ -1,0 +1,83 @@
+"""Object stores keyed by URL path: the static API tree is written to one, and served from it."""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Protocol
+
+_KEY_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+# Every object file ends in this suffix and no key part may, so the key `a` (file `a.obj`) and
+# the key `a/b` (directory `a/`) never collide on disk.
+OBJECT_SUFFIX = ".obj"
+
+
+class ImmutableObjectError(RuntimeError):
+    """An immutable key already holds different bytes."""
+
+
+class ObjectStore(Protocol):
+    """Where exported files live: a local directory or an S3 bucket."""
+
+    def get(self, key: str) -> bytes | None: ...
+
+    def put(self, key: str, data: bytes) -> None: ...
+
+    def put_immutable(self, key: str, data: bytes) -> bool: ...
+
+    def exists(self, key: str) -> bool: ...
+
+
+def validate_key(key: str) -> str:
+    """The key itself, or ValueError when it is not a clean relative URL path."""
+    parts = key.split("/")
+    for part in parts:
+        if not _KEY_PART.match(part) or part.endswith(OBJECT_SUFFIX):
+            raise ValueError(f"invalid object key {key!r}")
+    return key
+
+
+class LocalObjectStore:
+    """A directory of files; writes are atomic (temp file, fsync, rename)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+
+    def path_for(self, key: str) -> Path:
+        return self.root / (validate_key(key) + OBJECT_SUFFIX)
+
+    def get(self, key: str) -> bytes | None:
+        try:
+            return self.path_for(key).read_bytes()
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+
+    def exists(self, key: str) -> bool:
+        return self.path_for(key).is_file()
+
+    def put(self, key: str, data: bytes) -> None:
+        """Write or replace key atomically: readers see the old bytes or the new, never half."""
+        path = self.path_for(key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def put_immutable(self, key: str, data: bytes) -> bool:
+        """Write key once; True if written, False if the same bytes were there, error if others."""
+        existing = self.get(key)
+        if existing is not None:
+            if existing != data:
+                raise ImmutableObjectError(f"{key} already holds different content")
+            return False
+        self.put(key, data)
+        return True

@@ -1,0 +1,308 @@
+"""The DuckDB warehouse: the system of record. Questions and papers are insert-only."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import duckdb
+import polars as pl
+
+from core.ids import canonical_json
+from core.records import Attempt, Paper, Question
+
+
+class ImmutableRecordError(RuntimeError):
+    """An insert would change a record that already exists under the same id."""
+
+
+# Each entry upgrades the schema by one version; never edit an entry that has shipped.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE questions (
+        question_id VARCHAR PRIMARY KEY,
+        subject VARCHAR NOT NULL,
+        unit_id VARCHAR NOT NULL,
+        chapter_id VARCHAR NOT NULL,
+        topic_id VARCHAR NOT NULL,
+        topic_name VARCHAR NOT NULL,
+        difficulty VARCHAR NOT NULL,
+        format VARCHAR NOT NULL,
+        generator VARCHAR NOT NULL,
+        template_id VARCHAR NOT NULL,
+        content_json VARCHAR NOT NULL,
+        record_json VARCHAR NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL
+    );
+    CREATE TABLE attempts (
+        attempt_id VARCHAR PRIMARY KEY,
+        draft_id VARCHAR NOT NULL,
+        subject VARCHAR NOT NULL,
+        topic_id VARCHAR NOT NULL,
+        difficulty VARCHAR NOT NULL,
+        format VARCHAR NOT NULL,
+        generator VARCHAR NOT NULL,
+        template_id VARCHAR NOT NULL,
+        solver VARCHAR NOT NULL,
+        solver_choice VARCHAR,
+        solver_confidence DOUBLE NOT NULL,
+        verdict VARCHAR NOT NULL,
+        rejection_reason VARCHAR,
+        question_id VARCHAR,
+        created_at TIMESTAMPTZ NOT NULL
+    );
+    CREATE TABLE papers (
+        exam_id VARCHAR PRIMARY KEY,
+        kind VARCHAR NOT NULL,
+        title VARCHAR NOT NULL,
+        exam_date DATE,
+        total_questions INTEGER NOT NULL,
+        blueprint VARCHAR NOT NULL,
+        record_json VARCHAR NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL
+    );
+    CREATE TABLE paper_items (
+        exam_id VARCHAR NOT NULL,
+        position INTEGER NOT NULL,
+        question_id VARCHAR NOT NULL,
+        PRIMARY KEY (exam_id, position)
+    );
+    """,
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+class Warehouse:
+    """Typed access to one open DuckDB connection."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.con = con
+
+    # -- schema ---------------------------------------------------------------------------
+    def schema_version(self) -> int:
+        rows = self.con.execute(
+            "SELECT coalesce(max(version), 0) FROM schema_migrations"
+        ).fetchall()
+        return int(rows[0][0])
+
+    def migrate(self) -> int:
+        """Apply pending migrations, each in its own transaction; returns the schema version."""
+        self.con.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations "
+            "(version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)"
+        )
+        current = self.schema_version()
+        if current > SCHEMA_VERSION:
+            raise RuntimeError(
+                f"warehouse schema v{current} is newer than this qforge (v{SCHEMA_VERSION})"
+            )
+        for version in range(current + 1, SCHEMA_VERSION + 1):
+            with self.transaction():
+                self.con.execute(MIGRATIONS[version - 1])
+                self.con.execute("INSERT INTO schema_migrations VALUES (?, ?)", [version, _now()])
+        return SCHEMA_VERSION
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        self.con.begin()
+        try:
+            yield
+        except BaseException:
+            self.con.rollback()
+            raise
+        self.con.commit()
+
+    # -- questions --------------------------------------------------------------------------
+    def insert_questions(self, questions: Sequence[Question]) -> int:
+        """Insert new questions; the same content again is a no-op, changed content an error."""
+        if not questions:
+            return 0
+        ids = [q.question_id for q in questions]
+        existing = dict(
+            self.con.execute(
+                "SELECT question_id, content_json FROM questions WHERE question_id IN "
+                "(SELECT unnest(?::VARCHAR[]))",
+                [ids],
+            ).fetchall()
+        )
+        rows = []
+        seen: set[str] = set()
+        for q in questions:
+            content = canonical_json(q.content.model_dump(mode="json"))
+            if q.question_id in existing:
+                if existing[q.question_id] != content:
+                    raise ImmutableRecordError(
+                        f"question {q.question_id} exists with different content"
+                    )
+                continue
+            if q.question_id in seen:
+                continue
+            seen.add(q.question_id)
+            t = q.content.tag
+            rows.append(
+                [
+                    q.question_id,
+                    t.subject.value,
+                    t.unit_id,
+                    t.chapter_id,
+                    t.topic_id,
+                    t.topic_name,
+                    q.content.difficulty.value,
+                    q.content.format.value,
+                    q.provenance.generator,
+                    q.provenance.template_id,
+                    content,
+                    q.model_dump_json(),
+                    _now(),
+                ]
+            )
+        if rows:
+            self.con.executemany(
+                "INSERT INTO questions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
+            )
+        return len(rows)
+
+    def insert_attempts(self, attempts: Iterable[Attempt]) -> int:
+        """Record attempts; an attempt already recorded (same id) is skipped."""
+        rows = [
+            [
+                a.attempt_id,
+                a.draft_id,
+                a.subject.value,
+                a.topic_id,
+                a.difficulty.value,
+                a.format.value,
+                a.generator,
+                a.template_id,
+                a.solver,
+                a.solver_choice,
+                a.solver_confidence,
+                a.verdict.value,
+                a.rejection_reason,
+                a.question_id,
+                _now(),
+            ]
+            for a in attempts
+        ]
+        if not rows:
+            return 0
+        before = self.count("attempts")
+        self.con.executemany(
+            "INSERT INTO attempts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT DO NOTHING",
+            rows,
+        )
+        return self.count("attempts") - before
+
+    def questions(self, ids: Sequence[str] | None = None) -> list[Question]:
+        """Stored questions (all, or the given ids in the given order)."""
+        if ids is None:
+            rows = self.con.execute(
+                "SELECT record_json FROM questions ORDER BY question_id"
+            ).fetchall()
+            return [Question.model_validate_json(r[0]) for r in rows]
+        found = dict(
+            self.con.execute(
+                "SELECT question_id, record_json FROM questions WHERE question_id IN "
+                "(SELECT unnest(?::VARCHAR[]))",
+                [list(ids)],
+            ).fetchall()
+        )
+        missing = [i for i in ids if i not in found]
+        if missing:
+            raise KeyError(f"questions not in the warehouse: {missing[:5]}")
+        return [Question.model_validate_json(found[i]) for i in ids]
+
+    def attempted_draft_ids(self) -> set[str]:
+        return {r[0] for r in self.con.execute("SELECT draft_id FROM attempts").fetchall()}
+
+    def attempt_counts(self) -> dict[str, int]:
+        """Attempts so far per template: a generator resumes its sequence where it stopped."""
+        rows = self.con.execute(
+            "SELECT template_id, count(*) FROM attempts GROUP BY template_id"
+        ).fetchall()
+        return {r[0]: int(r[1]) for r in rows}
+
+    def pool(self) -> pl.DataFrame:
+        """One row per stored question with what paper assembly needs, including past use."""
+        return self.con.sql(
+            """
+            SELECT q.question_id, q.subject, q.unit_id, q.topic_id, q.difficulty, q.format,
+                   q.template_id, count(p.exam_id)::INTEGER AS times_used,
+                   max(p.exam_date)::VARCHAR AS last_used
+            FROM questions q
+            LEFT JOIN paper_items i ON i.question_id = q.question_id
+            LEFT JOIN papers p ON p.exam_id = i.exam_id
+            GROUP BY ALL
+            ORDER BY q.question_id
+            """
+        ).pl()
+
+    # -- papers ---------------------------------------------------------------------------
+    def paper(self, exam_id: str) -> Paper | None:
+        rows = self.con.execute(
+            "SELECT record_json FROM papers WHERE exam_id = ?", [exam_id]
+        ).fetchall()
+        return Paper.model_validate_json(rows[0][0]) if rows else None
+
+    def insert_paper(self, paper: Paper) -> bool:
+        """Store a paper with its items in one transaction; True if new, error if it differs."""
+        existing = self.paper(paper.exam_id)
+        if existing is not None:
+            if existing != paper:
+                raise ImmutableRecordError(f"paper {paper.exam_id} exists with different content")
+            return False
+        with self.transaction():
+            self.con.execute(
+                "INSERT INTO papers VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    paper.exam_id,
+                    paper.kind,
+                    paper.title,
+                    paper.exam_date,
+                    len(paper.question_ids),
+                    paper.blueprint,
+                    paper.model_dump_json(),
+                    _now(),
+                ],
+            )
+            self.con.executemany(
+                "INSERT INTO paper_items VALUES (?, ?, ?)",
+                [[paper.exam_id, i + 1, qid] for i, qid in enumerate(paper.question_ids)],
+            )
+        return True
+
+    def latest_daily_date(self) -> str | None:
+        rows = self.con.execute(
+            "SELECT max(exam_date)::VARCHAR FROM papers WHERE kind = 'daily'"
+        ).fetchall()
+        return rows[0][0]
+
+    # -- stats ----------------------------------------------------------------------------
+    def count(self, table: str) -> int:
+        if table not in {"questions", "attempts", "papers", "paper_items"}:
+            raise ValueError(f"unknown table {table!r}")
+        return int(self.con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0])
+
+    def counts(self) -> dict[str, int]:
+        return {t: self.count(t) for t in ("questions", "attempts", "papers", "paper_items")}
+
+
+@contextmanager
+def open_warehouse(path: Path, read_only: bool = False) -> Iterator[Warehouse]:
+    """Open (and migrate) the warehouse file; one writer process at a time."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    con = duckdb.connect(str(path), read_only=read_only)
+    try:
+        wh = Warehouse(con)
+        if not read_only:
+            wh.migrate()
+        yield wh
+    finally:
+        con.close()

@@ -1,0 +1,1 @@
+"""The knowledge store: syllabus, theory chunks, fact tables and retrieval over them."""

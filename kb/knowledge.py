@@ -1,0 +1,99 @@
+"""Theory chunks (Markdown with front matter) and fact tables (JSON) of the knowledge base."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+
+from core.records import Subject
+
+CHUNKS_DIR = Path("kb") / "chunks"
+FACTS_DIR = Path("kb") / "facts"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Chunk(_Model):
+    chunk_id: str
+    subject: Subject
+    topic_hint: str
+    title: str
+    source: str
+    licence: str
+    text: str
+
+
+class Fact(_Model):
+    entity: str
+    value: str
+    chunk_id: str
+
+
+class FactTable(_Model):
+    relation_id: str
+    subject: Subject
+    topic_hint: str
+    topic_id: str | None
+    entity_label: str
+    value_label: str
+    forward_stem: str
+    reverse_stem: str | None
+    pair_separator: str
+    facts: tuple[Fact, ...]
+
+    def is_fact(self, entity: str, value: str) -> bool:
+        return any(f.entity == entity and f.value == value for f in self.facts)
+
+
+def parse_front_matter(text: str) -> tuple[dict[str, str], str]:
+    """Split `---`-delimited `key: value` front matter from the body."""
+    if not text.startswith("---\n"):
+        raise ValueError("missing front matter")
+    head, sep, body = text[4:].partition("\n---\n")
+    if not sep:
+        raise ValueError("front matter is not closed by ---")
+    meta: dict[str, str] = {}
+    for line in head.splitlines():
+        if not line.strip():
+            continue
+        key, colon, value = line.partition(":")
+        if not colon:
+            raise ValueError(f"front matter line without a colon: {line!r}")
+        meta[key.strip()] = value.strip()
+    return meta, body.strip()
+
+
+def load_chunk(path: Path) -> Chunk:
+    meta, body = parse_front_matter(path.read_text(encoding="utf-8"))
+    try:
+        return Chunk.model_validate({**meta, "text": body})
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from exc
+
+
+@dataclass(frozen=True)
+class KnowledgeBase:
+    chunks: dict[str, Chunk]
+    fact_tables: tuple[FactTable, ...]
+
+    def chunks_for(self, subject: Subject) -> list[Chunk]:
+        return [c for c in self.chunks.values() if c.subject == subject]
+
+
+def load_knowledge_base(data_dir: Path) -> KnowledgeBase:
+    """All bundled chunks and fact tables; every fact must cite an existing chunk."""
+    chunks = {c.chunk_id: c for c in map(load_chunk, sorted((data_dir / CHUNKS_DIR).glob("*.md")))}
+    tables = tuple(
+        FactTable.model_validate(json.loads(p.read_text(encoding="utf-8")))
+        for p in sorted((data_dir / FACTS_DIR).glob("*.json"))
+    )
+    for table in tables:
+        for fact in table.facts:
+            if fact.chunk_id not in chunks:
+                raise ValueError(f"{table.relation_id}: fact cites unknown chunk {fact.chunk_id}")
+    return KnowledgeBase(chunks=chunks, fact_tables=tables)

@@ -1,0 +1,1 @@
+"""Generation, verification, pool filling and paper assembly: plain functions, no Prefect."""

@@ -1,0 +1,140 @@
+"""Draft → independent solve → agreement gate. Only agreed drafts become stored questions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Protocol
+
+from core.ids import attempt_id, question_id
+from core.records import (
+    Attempt,
+    Difficulty,
+    Draft,
+    Question,
+    SolverAnswer,
+    SolverVerdict,
+    SolverView,
+    Subject,
+    Verdict,
+)
+from kb.knowledge import KnowledgeBase
+from kb.syllabus import Syllabus
+from pipeline.facts import fact_drafts
+from pipeline.numerical import NumericalTemplate, numerical_drafts
+
+MIN_CONFIDENCE = 0.1
+
+
+class Drafter(Protocol):
+    """Produces candidate drafts for one (subject, difficulty) cell of the pool."""
+
+    def drafts(
+        self, subject: Subject, difficulty: Difficulty, progress: Mapping[str, int]
+    ) -> Iterator[Draft]: ...
+
+
+class Solver(Protocol):
+    """Answers a question it sees without the key: the adversary."""
+
+    name: str
+
+    def solve(self, view: SolverView) -> SolverAnswer: ...
+
+
+def solver_view(draft: Draft) -> SolverView:
+    """What the solver may see of a draft: stem and options only."""
+    c = draft.content
+    return SolverView(
+        subject=c.tag.subject,
+        topic_id=c.tag.topic_id,
+        format=c.format,
+        template_id=draft.provenance.template_id,
+        stem_markdown=c.stem_markdown,
+        options=c.options,
+    )
+
+
+def rejection_reason(draft: Draft, answer: SolverAnswer, min_confidence: float) -> str | None:
+    """Why the gate refuses the draft (a named reason), or None when generator and solver agree."""
+    if answer.choice is None:
+        return "solver_abstained"
+    if answer.choice != draft.content.correct_key:
+        return "solver_disagreed"
+    if answer.confidence < min_confidence:
+        return "solver_low_confidence"
+    return None
+
+
+def judged(
+    draft: Draft, answer: SolverAnswer, min_confidence: float = MIN_CONFIDENCE
+) -> tuple[Attempt, Question | None]:
+    """The attempt record for a solved draft, and the question if the gate accepts it."""
+    reason = rejection_reason(draft, answer, min_confidence)
+    c = draft.content
+    question = None
+    if reason is None:
+        assert answer.choice is not None
+        question = Question(
+            question_id=question_id(c),
+            content=c,
+            provenance=draft.provenance,
+            verdict=SolverVerdict(
+                solver=answer.solver, choice=answer.choice, confidence=answer.confidence
+            ),
+        )
+    attempt = Attempt(
+        attempt_id=attempt_id(draft, answer.solver),
+        draft_id=question_id(c),
+        subject=c.tag.subject,
+        topic_id=c.tag.topic_id,
+        difficulty=c.difficulty,
+        format=c.format,
+        generator=draft.provenance.generator,
+        template_id=draft.provenance.template_id,
+        solver=answer.solver,
+        solver_choice=answer.choice,
+        solver_confidence=answer.confidence,
+        verdict=Verdict.ACCEPTED if question else Verdict.REJECTED,
+        rejection_reason=reason if reason is None else f"{reason}: {answer.note}".rstrip(": "),
+        question_id=question.question_id if question else None,
+    )
+    return attempt, question
+
+
+def _round_robin(sources: list[Iterator[Draft]]) -> Iterator[Draft]:
+    """One draft from each source in turn, so no template crowds out the others."""
+    live = list(sources)
+    while live:
+        for source in list(live):
+            item = next(source, None)
+            if item is None:
+                live.remove(source)
+            else:
+                yield item
+
+
+@dataclass(frozen=True)
+class OfflineDrafter:
+    """The embedded drafter: parametric numericals and fact-table questions."""
+
+    syllabus: Syllabus
+    kb: KnowledgeBase
+    templates: tuple[NumericalTemplate, ...]
+
+    def drafts(
+        self, subject: Subject, difficulty: Difficulty, progress: Mapping[str, int]
+    ) -> Iterator[Draft]:
+        numericals = [
+            numerical_drafts(t, self.syllabus, start=progress.get(t.template_id, 0))
+            for t in self.templates
+            if t.subject == subject and t.difficulty == difficulty
+        ]
+        facts = [
+            fact_drafts(table, difficulty, self.kb, self.syllabus)
+            for table in self.kb.fact_tables
+            if table.subject == subject
+        ]
+        # Numericals and facts alternate, so seventeen fact tables do not drown two templates.
+        groups = [_round_robin(g) for g in (numericals, facts) if g]
+        return _round_robin(groups)

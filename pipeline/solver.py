@@ -1,0 +1,164 @@
+"""The offline adversarial solver. It sees a SolverView only: no key, no explanation.
+
+Numericals: it reads the stated quantities from the stem, solves the template's declared relation
+with sympy by its own path, and picks the option within tolerance. Facts: it looks for sentences of
+the theory chunks that hold an option together with the stem's words, and picks the best-supported
+option (or, for "incorrectly matched" questions, the only unsupported one).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from functools import lru_cache
+
+import sympy
+
+from core.records import OPTION_KEYS, OptionKey, QuestionFormat, SolverAnswer, SolverView, Subject
+from kb.knowledge import KnowledgeBase
+from kb.retrieval import SentenceIndex, content_tokens
+from pipeline.facts import PAIR_SPLIT
+from pipeline.numbers import first_number, stated_values
+from pipeline.numerical import NumericalTemplate
+
+SOLVER_NAME = "offline-solver-v1"
+NUMERIC_TOLERANCE = 0.01
+MIN_SUPPORT = 0.5
+MIN_MARGIN = 0.15
+
+
+@lru_cache(maxsize=256)
+def _solution(template: NumericalTemplate) -> list[Callable[..., float]]:
+    """The declared relation solved symbolically for the unknown, as numeric functions."""
+    names = [q.symbol for q in template.givens] + [template.unknown.symbol]
+    symbols = {n: sympy.Symbol(n) for n in names}
+    relation = sympy.sympify(template.relation, locals={**symbols, "Eq": sympy.Eq})
+    roots = sympy.solve(relation, symbols[template.unknown.symbol])
+    args = [symbols[q.symbol] for q in template.givens]
+    return [sympy.lambdify(args, r, modules="math") for r in roots]
+
+
+def numerical_answer(view: SolverView, template: NumericalTemplate) -> SolverAnswer:
+    """Re-derive the answer from the numbers stated in the stem and match it to an option."""
+    stated = stated_values(view.stem_markdown)
+    if len(stated) != len(template.givens):
+        return SolverAnswer(
+            solver=SOLVER_NAME,
+            choice=None,
+            confidence=0.0,
+            note=f"read {len(stated)} quantities, expected {len(template.givens)}",
+        )
+    si = [v * q.si for v, q in zip(stated, template.givens, strict=True)]
+    candidates = []
+    for f in _solution(template):
+        try:
+            value = complex(f(*si))
+        except (ValueError, ZeroDivisionError, OverflowError):
+            continue
+        if abs(value.imag) < 1e-12 * max(1.0, abs(value.real)):
+            candidates.append(value.real / template.unknown.si)
+    positive = [c for c in candidates if c > 0]
+    if len(candidates) > 1 and len(positive) == 1:
+        candidates = positive
+    if len(candidates) != 1 or not math.isfinite(candidates[0]):
+        return SolverAnswer(
+            solver=SOLVER_NAME,
+            choice=None,
+            confidence=0.0,
+            note=f"relation gave {len(candidates)} usable roots",
+        )
+    target = candidates[0]
+    matches: list[OptionKey] = []
+    for option in view.options:
+        shown = first_number(option.text)
+        if shown is not None and abs(shown - target) <= NUMERIC_TOLERANCE * abs(target):
+            matches.append(option.key)
+    if len(matches) != 1:
+        return SolverAnswer(
+            solver=SOLVER_NAME,
+            choice=None,
+            confidence=0.0,
+            note=f"{len(matches)} options within tolerance of {target:.4g}",
+        )
+    return SolverAnswer(solver=SOLVER_NAME, choice=matches[0], confidence=1.0)
+
+
+def _support(index: SentenceIndex, stem: frozenset[str], option: frozenset[str]) -> float:
+    """Best share of the stem's weight found in one sentence that holds the whole option."""
+    asked = stem - option
+    if not option or not asked:
+        return 0.0
+    total = index.weight(asked)
+    return max(
+        (index.weight(asked & s.tokens) / total for s in index.containing(option)), default=0.0
+    )
+
+
+def _pair_support(index: SentenceIndex, text: str) -> float:
+    """Share of a pair's words that one sentence holds together (1.0: stated as a fact)."""
+    parts = PAIR_SPLIT.split(text)
+    if len(parts) != 2:
+        return 0.0
+    left, right = (content_tokens(p) for p in parts)
+    best = 0.0
+    for s in index.containing(left):
+        best = max(best, index.weight(right & s.tokens) / max(index.weight(right), 1e-9))
+    return best
+
+
+def fact_answer(view: SolverView, index: SentenceIndex) -> SolverAnswer:
+    """Answer a fact question from chunk sentences alone."""
+    if view.format is QuestionFormat.INCORRECT_PAIR:
+        scores = [_pair_support(index, o.text) for o in view.options]
+        order = sorted(range(4), key=lambda i: scores[i])
+        low, nxt = scores[order[0]], scores[order[1]]
+        margin = nxt - low
+        if nxt < 1.0 - 1e-9 or margin < MIN_MARGIN:
+            return SolverAnswer(
+                solver=SOLVER_NAME,
+                choice=None,
+                confidence=0.0,
+                note=f"pair support {sorted(scores)}",
+            )
+        return SolverAnswer(
+            solver=SOLVER_NAME, choice=OPTION_KEYS[order[0]], confidence=round(min(1.0, margin), 4)
+        )
+    stem = content_tokens(view.stem_markdown)
+    scores = [_support(index, stem, content_tokens(o.text)) for o in view.options]
+    order = sorted(range(4), key=lambda i: -scores[i])
+    best, second = scores[order[0]], scores[order[1]]
+    if best < MIN_SUPPORT or best - second < MIN_MARGIN:
+        return SolverAnswer(
+            solver=SOLVER_NAME,
+            choice=None,
+            confidence=0.0,
+            note=f"support {[round(s, 2) for s in scores]}",
+        )
+    return SolverAnswer(
+        solver=SOLVER_NAME,
+        choice=OPTION_KEYS[order[0]],
+        confidence=round(min(1.0, best - second), 4),
+    )
+
+
+class OfflineSolver:
+    """Answers a SolverView with no access to the draft's key or explanation."""
+
+    name = SOLVER_NAME
+
+    def __init__(self, kb: KnowledgeBase, templates: Mapping[str, NumericalTemplate]) -> None:
+        self._templates = templates
+        self._indexes = {s: SentenceIndex.build(kb.chunks_for(s)) for s in Subject}
+
+    def solve(self, view: SolverView) -> SolverAnswer:
+        if view.format is QuestionFormat.NUMERICAL:
+            template = self._templates.get(view.template_id)
+            if template is None:
+                return SolverAnswer(
+                    solver=self.name,
+                    choice=None,
+                    confidence=0.0,
+                    note=f"no declared relation for {view.template_id}",
+                )
+            return numerical_answer(view, template)
+        return fact_answer(view, self._indexes[view.subject])

@@ -1,0 +1,1 @@
+"""The tiny worker: maps HTTP to functions. Serves the static tree locally; nothing else yet."""

@@ -1,0 +1,1 @@
+"""Prefect flows and the command line: wiring only, no business logic."""

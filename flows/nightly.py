@@ -1,0 +1,47 @@
+"""The nightly Prefect flow: fill the pool, build the day's paper, export, move the pointer."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+
+from core.clock import exam_today, parse_exam_date
+from core.records import Paper
+from core.settings import Settings
+from flows import steps
+from flows.services import Services, build_services
+from site_builder.export import ExportReport
+
+fill_pool_task = task(steps.fill_pool_step, name="fill_pool", cache_policy=NO_CACHE)
+build_paper_task = task(steps.build_paper_step, name="build_daily_paper", cache_policy=NO_CACHE)
+export_task = task(steps.export_step, name="export_site", cache_policy=NO_CACHE)
+publish_task = task(steps.publish_step, name="publish", cache_policy=NO_CACHE)
+
+
+@dataclass(frozen=True)
+class NightlyResult:
+    date: str
+    fill: steps.FillSummary
+    paper: Paper
+    export: ExportReport
+    pointer_moved: bool
+
+
+def run_nightly(services: Services, date: dt.date) -> NightlyResult:
+    """The nightly steps in their safe order (questions → dated paper → pointer)."""
+    fill = fill_pool_task(services, date)
+    paper = build_paper_task(services, date)
+    exported = export_task(services, paper)
+    moved = publish_task(services, paper)
+    return NightlyResult(date.isoformat(), fill, paper, exported, moved)
+
+
+@flow(name="nightly", log_prints=True)
+def nightly(date: str | None = None) -> NightlyResult:
+    """Build and publish the daily paper for `date` (default: today in Asia/Kolkata)."""
+    settings = Settings()
+    day = parse_exam_date(date) if date else exam_today(settings.timezone)
+    return run_nightly(build_services(settings), day)

@@ -1,0 +1,41 @@
+"""Shared fixtures: real engines on tmp_path, the bundled data, offline providers."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+# Prefect reads its settings at import: keep its state out of the user's home for the whole session.
+os.environ.setdefault("PREFECT_HOME", tempfile.mkdtemp(prefix="qforge-test-prefect-"))
+os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "60")
+
+import pytest
+
+from core.settings import REPO_ROOT, Settings
+from flows.services import Services, build_services
+from kb.knowledge import KnowledgeBase, load_knowledge_base
+from kb.syllabus import Syllabus, load_syllabus
+
+DATA_DIR = REPO_ROOT / "data"
+
+
+@pytest.fixture(scope="session")
+def syllabus() -> Syllabus:
+    return load_syllabus(DATA_DIR)
+
+
+@pytest.fixture(scope="session")
+def kb() -> KnowledgeBase:
+    return load_knowledge_base(DATA_DIR)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(home=tmp_path / "home")
+
+
+@pytest.fixture
+def services(settings: Settings) -> Services:
+    return build_services(settings)

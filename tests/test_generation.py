@@ -1,0 +1,164 @@
+"""The agreement gate and the offline solver: nothing is stored that the solver did not confirm."""
+
+from __future__ import annotations
+
+from itertools import islice
+
+import pytest
+
+from core.records import Draft, Option, QuestionFormat, SolverAnswer, Subject, Verdict
+from kb.knowledge import KnowledgeBase
+from kb.syllabus import Syllabus
+from pipeline.facts import fact_drafts
+from pipeline.generation import OfflineDrafter, judged, solver_view
+from pipeline.numerical import numerical_draft, numerical_drafts
+from pipeline.solver import OfflineSolver
+from pipeline.templates import TEMPLATES, TEMPLATES_BY_ID
+
+
+@pytest.fixture(scope="module")
+def solver(kb: KnowledgeBase) -> OfflineSolver:
+    return OfflineSolver(kb, TEMPLATES_BY_ID)
+
+
+def a_draft(syllabus: Syllabus, template_id: str = "phy-kinetic-energy", seed: int = 3) -> Draft:
+    draft = numerical_draft(TEMPLATES_BY_ID[template_id], seed, syllabus)
+    assert draft is not None
+    return draft
+
+
+def test_the_solver_view_hides_key_and_explanation(syllabus: Syllabus) -> None:
+    view = solver_view(a_draft(syllabus)).model_dump()
+    assert "correct_key" not in view and "explanation_markdown" not in view
+    assert set(view) == {"subject", "topic_id", "format", "template_id", "stem_markdown", "options"}
+
+
+def test_agreement_is_accepted(syllabus: Syllabus) -> None:
+    draft = a_draft(syllabus)
+    attempt, question = judged(
+        draft, SolverAnswer(solver="s", choice=draft.content.correct_key, confidence=1.0)
+    )
+    assert attempt.verdict is Verdict.ACCEPTED and attempt.rejection_reason is None
+    assert question is not None and question.question_id == attempt.question_id
+
+
+@pytest.mark.parametrize(
+    ("choice", "confidence", "reason"),
+    [
+        (None, 0.0, "solver_abstained"),
+        ("wrong", 1.0, "solver_disagreed"),
+        ("key", 0.01, "solver_low_confidence"),
+    ],
+)
+def test_disagreement_is_a_named_rejection(syllabus: Syllabus, choice, confidence, reason) -> None:
+    draft = a_draft(syllabus)
+    key = draft.content.correct_key
+    picked = {"key": key, "wrong": "A" if key != "A" else "B", None: None}[choice]
+    attempt, question = judged(
+        draft, SolverAnswer(solver="s", choice=picked, confidence=confidence)
+    )
+    assert question is None
+    assert attempt.verdict is Verdict.REJECTED
+    assert attempt.rejection_reason is not None and attempt.rejection_reason.startswith(reason)
+
+
+@pytest.mark.parametrize("template", TEMPLATES, ids=lambda t: t.template_id)
+def test_every_template_is_confirmed_by_the_solver(
+    template, syllabus: Syllabus, solver: OfflineSolver
+) -> None:
+    drafts = list(islice(numerical_drafts(template, syllabus), 25))
+    assert len(drafts) == 25
+    for draft in drafts:
+        answer = solver.solve(solver_view(draft))
+        assert answer.choice == draft.content.correct_key, (
+            draft.content.stem_markdown,
+            answer.note,
+        )
+
+
+def test_the_solver_catches_a_stem_that_states_the_wrong_number(
+    syllabus: Syllabus, solver: OfflineSolver
+) -> None:
+    draft = a_draft(syllabus, "phy-eom-final-velocity")
+    stem = draft.content.stem_markdown
+    tampered = stem.replace("t = ", "t = 1", 1)  # t = 5 s becomes t = 15 s in the stem only
+    assert tampered != stem
+    bad = draft.model_copy(
+        update={"content": draft.content.model_copy(update={"stem_markdown": tampered})}
+    )
+    attempt, question = judged(bad, solver.solve(solver_view(bad)))
+    assert question is None and attempt.verdict is Verdict.REJECTED
+
+
+def test_the_solver_catches_a_wrong_key(syllabus: Syllabus, solver: OfflineSolver) -> None:
+    draft = a_draft(syllabus)
+    wrong = "A" if draft.content.correct_key != "A" else "B"
+    bad = draft.model_copy(
+        update={"content": draft.content.model_copy(update={"correct_key": wrong})}
+    )
+    attempt, _ = judged(bad, solver.solve(solver_view(bad)))
+    assert attempt.rejection_reason == "solver_disagreed"
+
+
+def test_the_solver_abstains_when_two_options_match(
+    syllabus: Syllabus, solver: OfflineSolver
+) -> None:
+    draft = a_draft(syllabus)
+    c = draft.content
+    right = c.option(c.correct_key).text
+    other = next(o for o in c.options if o.key != c.correct_key)
+    options = tuple(
+        Option(key=o.key, text=(right.replace("$", "$ ", 1) if o.key == other.key else o.text))
+        for o in c.options
+    )
+    bad = draft.model_copy(update={"content": c.model_copy(update={"options": options})})
+    answer = solver.solve(solver_view(bad))
+    assert answer.choice is None and "2 options" in answer.note
+
+
+@pytest.mark.parametrize("subject", [Subject.CHEMISTRY, Subject.BOTANY, Subject.ZOOLOGY])
+def test_fact_questions_are_mostly_confirmed(
+    subject, kb: KnowledgeBase, syllabus: Syllabus, solver: OfflineSolver
+) -> None:
+    drafts = [
+        d
+        for table in kb.fact_tables
+        if table.subject == subject
+        for difficulty in ("Easy", "Medium", "Hard")
+        for d in islice(fact_drafts(table, difficulty, kb, syllabus), 4)
+    ]
+    assert len(drafts) >= 30
+    verdicts = [judged(d, solver.solve(solver_view(d)))[0].verdict for d in drafts]
+    accepted = verdicts.count(Verdict.ACCEPTED)
+    assert accepted / len(drafts) >= 0.6, f"{accepted}/{len(drafts)} accepted"
+
+
+def test_fact_distractors_are_never_true(kb: KnowledgeBase, syllabus: Syllabus) -> None:
+    for table in kb.fact_tables:
+        for draft in islice(fact_drafts(table, "Easy", kb, syllabus), 10):
+            entity = dict(draft.provenance.params)["key"].split("|")[0]
+            c = draft.content
+            for o in c.options:
+                if o.key != c.correct_key:
+                    assert not table.is_fact(entity, o.text), (table.relation_id, entity, o.text)
+
+
+def test_odd_pair_questions_have_exactly_one_false_pair(
+    kb: KnowledgeBase, syllabus: Syllabus
+) -> None:
+    for table in kb.fact_tables:
+        for draft in islice(fact_drafts(table, "Hard", kb, syllabus), 5):
+            c = draft.content
+            assert c.format is QuestionFormat.INCORRECT_PAIR
+            truth = []
+            for o in c.options:
+                entity, value = o.text.split(table.pair_separator)
+                truth.append(table.is_fact(entity, value))
+            assert truth.count(False) == 1
+            assert not truth["ABCD".index(c.correct_key)]
+
+
+def test_the_drafter_mixes_templates_in_a_cell(kb: KnowledgeBase, syllabus: Syllabus) -> None:
+    drafter = OfflineDrafter(syllabus, kb, TEMPLATES)
+    first = list(islice(drafter.drafts(Subject.PHYSICS, "Medium", {}), 12))
+    assert len({d.provenance.template_id for d in first}) >= 5

@@ -1,0 +1,39 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from core.settings import Settings
+from flows.cli import main, prefect_environment
+
+
+def test_a_bad_date_is_a_clear_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("QFORGE_HOME", str(tmp_path))
+    assert main(["nightly", "--date", "25-11-2026"]) == 2
+    err = capsys.readouterr().err
+    assert "invalid date '25-11-2026'" in err and "YYYY-MM-DD" in err
+
+
+def test_bad_settings_are_a_clear_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("QFORGE_LLM", "gpt")
+    assert main(["stats"]) == 2
+    assert "llm" in capsys.readouterr().err
+
+
+def test_stats_without_a_warehouse_says_what_to_do(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("QFORGE_HOME", str(tmp_path))
+    assert main(["stats"]) == 1
+    assert "qforge nightly" in capsys.readouterr().out
+
+
+def test_prefect_state_stays_inside_qforge_home(tmp_path: Path) -> None:
+    env = prefect_environment(Settings(home=tmp_path))
+    assert env["PREFECT_HOME"] == str((tmp_path / "prefect").resolve())
+    assert env["PREFECT_SERVER_ANALYTICS_ENABLED"] == "false"

@@ -162,3 +162,24 @@ def test_the_drafter_mixes_templates_in_a_cell(kb: KnowledgeBase, syllabus: Syll
     drafter = OfflineDrafter(syllabus, kb, TEMPLATES)
     first = list(islice(drafter.drafts(Subject.PHYSICS, "Medium", {}), 12))
     assert len({d.provenance.template_id for d in first}) >= 5
+
+
+@pytest.mark.parametrize("subject", [Subject.CHEMISTRY, Subject.BOTANY, Subject.ZOOLOGY])
+def test_the_fact_solver_is_not_a_rubber_stamp(
+    subject, kb: KnowledgeBase, syllabus: Syllabus, solver: OfflineSolver
+) -> None:
+    """With the key moved to a distractor, the gate must refuse (almost) every fact draft."""
+    drafts = [
+        d
+        for table in kb.fact_tables
+        if table.subject == subject
+        for difficulty in ("Easy", "Medium", "Hard")
+        for d in islice(fact_drafts(table, difficulty, kb, syllabus), 3)
+    ]
+    wrongly_accepted = 0
+    for d in drafts:
+        wrong = "B" if d.content.correct_key == "A" else "A"
+        bad = d.model_copy(update={"content": d.content.model_copy(update={"correct_key": wrong})})
+        attempt, _ = judged(bad, solver.solve(solver_view(bad)))
+        wrongly_accepted += attempt.verdict is Verdict.ACCEPTED
+    assert wrongly_accepted == 0, f"{wrongly_accepted}/{len(drafts)} wrong keys accepted"

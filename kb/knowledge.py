@@ -6,19 +6,13 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict
-
-from core.records import Subject
+from core.records import Record, Subject
 
 CHUNKS_DIR = Path("kb") / "chunks"
 FACTS_DIR = Path("kb") / "facts"
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class Chunk(_Model):
+class Chunk(Record):
     chunk_id: str
     subject: Subject
     topic_hint: str
@@ -28,13 +22,13 @@ class Chunk(_Model):
     text: str
 
 
-class Fact(_Model):
+class Fact(Record):
     entity: str
     value: str
     chunk_id: str
 
 
-class FactTable(_Model):
+class FactTable(Record):
     relation_id: str
     subject: Subject
     topic_hint: str

@@ -8,24 +8,18 @@ from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
-
-from core.records import Subject, SyllabusTag
+from core.records import Record, Subject, SyllabusTag
 
 SYLLABUS_FILE = Path("syllabus") / "neet_ug.json"
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class TopicEntry(_Model):
+class TopicEntry(Record):
     topic_id: str
     name: str
     deleted: bool
 
 
-class ChapterEntry(_Model):
+class ChapterEntry(Record):
     chapter_id: str
     name: str
     subject: Subject
@@ -33,7 +27,7 @@ class ChapterEntry(_Model):
     topics: tuple[TopicEntry, ...]
 
 
-class UnitEntry(_Model):
+class UnitEntry(Record):
     unit_id: str
     syllabus_subject: Literal["Physics", "Chemistry", "Biology"]
     number: int
@@ -41,7 +35,7 @@ class UnitEntry(_Model):
     chapters: tuple[ChapterEntry, ...]
 
 
-class SyllabusFile(_Model):
+class SyllabusFile(Record):
     syllabus_id: str
     title: str
     source_note: str

@@ -98,52 +98,34 @@ def _draft(
     )
 
 
-def forward_draft(
-    table: FactTable, fact: Fact, kb: KnowledgeBase, syllabus: Syllabus
+def single_correct_draft(
+    table: FactTable, fact: Fact, fmt: FactFormat, kb: KnowledgeBase, syllabus: Syllabus
 ) -> Draft | None:
-    """Entity given, value asked."""
-    rng = random.Random(digest(["forward", table.relation_id, fact.entity, fact.value]))
-    pool = sorted({f.value for f in table.facts if not table.is_fact(fact.entity, f.value)})
+    """FORWARD: the entity is given and its value asked; REVERSE: the other way round."""
+    forward = fmt is FORWARD
+    if not forward and table.reverse_stem is None:
+        return None
+    rng = random.Random(digest([fmt.kind, table.relation_id, fact.entity, fact.value]))
+    if forward:
+        answer = fact.value
+        pool = {f.value for f in table.facts if not table.is_fact(fact.entity, f.value)}
+        stem = table.forward_stem.format(entity=fact.entity)
+    else:
+        answer = fact.entity
+        pool = {f.entity for f in table.facts if not table.is_fact(f.entity, fact.value)}
+        stem = str(table.reverse_stem).format(value=fact.value)
     if len(pool) < 3:
         return None
-    options = [fact.value, *rng.sample(pool, 3)]
+    options = [answer, *rng.sample(sorted(pool), 3)]
     rng.shuffle(options)
     explanation = f"**{fact.entity}** — {fact.value}.\n\n{_evidence(kb, fact)}"
-    stem = _as_question(table.forward_stem.format(entity=fact.entity))
     return _draft(
         table,
         syllabus,
-        FORWARD,
-        stem,
+        fmt,
+        _as_question(stem),
         options,
-        fact.value,
-        explanation,
-        (fact.chunk_id,),
-        f"{fact.entity}|{fact.value}",
-    )
-
-
-def reverse_draft(
-    table: FactTable, fact: Fact, kb: KnowledgeBase, syllabus: Syllabus
-) -> Draft | None:
-    """Value given, entity asked."""
-    if table.reverse_stem is None:
-        return None
-    rng = random.Random(digest(["reverse", table.relation_id, fact.entity, fact.value]))
-    pool = sorted({f.entity for f in table.facts if not table.is_fact(f.entity, fact.value)})
-    if len(pool) < 3:
-        return None
-    options = [fact.entity, *rng.sample(pool, 3)]
-    rng.shuffle(options)
-    explanation = f"**{fact.entity}** — {fact.value}.\n\n{_evidence(kb, fact)}"
-    stem = _as_question(table.reverse_stem.format(value=fact.value))
-    return _draft(
-        table,
-        syllabus,
-        REVERSE,
-        stem,
-        options,
-        fact.entity,
+        answer,
         explanation,
         (fact.chunk_id,),
         f"{fact.entity}|{fact.value}",
@@ -204,10 +186,9 @@ def fact_drafts(
             if d is not None:
                 yield d
         return
-    make = forward_draft if fmt is FORWARD else reverse_draft
     order = sorted(table.facts, key=lambda f: digest([table.relation_id, f.entity, f.value]))
     for fact in order:
-        d = make(table, fact, kb, syllabus)
+        d = single_correct_draft(table, fact, fmt, kb, syllabus)
         if d is not None:
             yield d
 

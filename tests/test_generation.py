@@ -6,7 +6,7 @@ from itertools import islice
 
 import pytest
 
-from core.records import Draft, Option, QuestionFormat, SolverAnswer, Subject, Verdict
+from core.records import Difficulty, Draft, Option, QuestionFormat, SolverAnswer, Subject, Verdict
 from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
 from pipeline.facts import fact_drafts
@@ -19,6 +19,19 @@ from pipeline.templates import TEMPLATES, TEMPLATES_BY_ID
 @pytest.fixture(scope="module")
 def solver(kb: KnowledgeBase) -> OfflineSolver:
     return OfflineSolver(kb, TEMPLATES_BY_ID)
+
+
+def sample_fact_drafts(
+    kb: KnowledgeBase, syllabus: Syllabus, subject: Subject, per_table: int
+) -> list[Draft]:
+    """The first few drafts of every difficulty from each of a subject's fact tables."""
+    return [
+        d
+        for table in kb.fact_tables
+        if table.subject == subject
+        for difficulty in Difficulty
+        for d in islice(fact_drafts(table, difficulty, kb, syllabus), per_table)
+    ]
 
 
 def a_draft(syllabus: Syllabus, template_id: str = "phy-kinetic-energy", seed: int = 3) -> Draft:
@@ -120,13 +133,7 @@ def test_the_solver_abstains_when_two_options_match(
 def test_fact_questions_are_mostly_confirmed(
     subject, kb: KnowledgeBase, syllabus: Syllabus, solver: OfflineSolver
 ) -> None:
-    drafts = [
-        d
-        for table in kb.fact_tables
-        if table.subject == subject
-        for difficulty in ("Easy", "Medium", "Hard")
-        for d in islice(fact_drafts(table, difficulty, kb, syllabus), 4)
-    ]
+    drafts = sample_fact_drafts(kb, syllabus, subject, per_table=4)
     assert len(drafts) >= 30
     verdicts = [judged(d, solver.solve(solver_view(d)))[0].verdict for d in drafts]
     accepted = verdicts.count(Verdict.ACCEPTED)
@@ -168,14 +175,8 @@ def test_the_drafter_mixes_templates_in_a_cell(kb: KnowledgeBase, syllabus: Syll
 def test_the_fact_solver_is_not_a_rubber_stamp(
     subject, kb: KnowledgeBase, syllabus: Syllabus, solver: OfflineSolver
 ) -> None:
-    """With the key moved to a distractor, the gate must refuse (almost) every fact draft."""
-    drafts = [
-        d
-        for table in kb.fact_tables
-        if table.subject == subject
-        for difficulty in ("Easy", "Medium", "Hard")
-        for d in islice(fact_drafts(table, difficulty, kb, syllabus), 3)
-    ]
+    """With the key moved to a distractor, the gate must refuse every fact draft."""
+    drafts = sample_fact_drafts(kb, syllabus, subject, per_table=3)
     wrongly_accepted = 0
     for d in drafts:
         wrong = "B" if d.content.correct_key == "A" else "A"

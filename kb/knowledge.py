@@ -15,7 +15,8 @@ FACTS_DIR = Path("kb") / "facts"
 class Chunk(Record):
     chunk_id: str
     subject: Subject
-    topic_hint: str
+    topic_id: str | None = None
+    topic_hint: str = ""
     title: str
     source: str
     licence: str
@@ -33,6 +34,7 @@ class FactTable(Record):
     subject: Subject
     topic_hint: str
     topic_id: str | None
+    ncert_chapter: str = ""
     entity_label: str
     value_label: str
     forward_stem: str

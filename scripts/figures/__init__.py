@@ -1,0 +1,1 @@
+"""Figure drawings for the bundled knowledge base: one module per subject, plain SVG, no deps."""

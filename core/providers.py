@@ -1,6 +1,12 @@
-"""Provider wiring that needs nothing but settings: the object store."""
+"""Provider protocols and the wiring that needs nothing but settings."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+import numpy as np
+from numpy.typing import NDArray
 
 from core.settings import Settings
 from core.storage import LocalObjectStore, ObjectStore
@@ -11,3 +17,15 @@ def object_store(settings: Settings) -> ObjectStore:
     if settings.object_store == "local":
         return LocalObjectStore(settings.store_dir)
     raise ValueError(f"unsupported object store {settings.object_store!r}")
+
+
+class Embedder(Protocol):
+    """Turns texts into L2-normalised float32 vectors; `model_id` names the model exactly."""
+
+    @property
+    def model_id(self) -> str: ...
+
+    @property
+    def dim(self) -> int: ...
+
+    def embed(self, texts: Sequence[str]) -> NDArray[np.float32]: ...

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import AliasChoices, Field, SecretStr
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -26,6 +26,16 @@ class Settings(BaseSettings):
     home: Path = Field(default=Path(".qforge"), description="All runtime state lives here.")
     data_dir: Path = Field(default=REPO_ROOT / "data", description="Bundled syllabus, KB, prompts.")
     llm: Literal["offline", "openai"] = "offline"
+    embedder: Literal["offline", "openai"] = "offline"
+    offline_embedding_model: str = "minilm-l6-static"
+    openai_base_url: str | None = None
+    openai_api_key: SecretStr | None = Field(
+        default=None, validation_alias=AliasChoices("QFORGE_OPENAI_API_KEY", "OPENAI_API_KEY")
+    )
+    openai_embedding_model: str = "text-embedding-3-small"
+    openai_vision_model: str = "gpt-4o-mini"
+    openai_timeout_seconds: float = 60.0
+    openai_max_retries: int = 3
     object_store: Literal["local"] = "local"
     timezone: str = "Asia/Kolkata"
     api_host: str = "127.0.0.1"
@@ -50,6 +60,18 @@ class Settings(BaseSettings):
     @property
     def store_dir(self) -> Path:
         return self.home / "store"
+
+    @property
+    def lancedb_uri(self) -> str:
+        return str(self.home / "lancedb")
+
+    @property
+    def embedding_model_dir(self) -> Path:
+        return self.data_dir / "models" / self.offline_embedding_model
+
+    @property
+    def bundled_kb_dir(self) -> Path:
+        return self.data_dir / "kb" / "chunks"
 
     @property
     def prefect_home(self) -> Path:

@@ -23,8 +23,15 @@ class Svg:
     title: str
     parts: list[str] = field(default_factory=list)
 
-    def line(self, a: Point, b: Point, stroke: str = "#222", width: float = 2,
-             dash: str | None = None, arrow: bool = False) -> None:
+    def line(
+        self,
+        a: Point,
+        b: Point,
+        stroke: str = "#222",
+        width: float = 2,
+        dash: str | None = None,
+        arrow: bool = False,
+    ) -> None:
         extra = f' stroke-dasharray="{dash}"' if dash else ""
         extra += ' marker-end="url(#arrow)"' if arrow else ""
         self.parts.append(
@@ -32,9 +39,16 @@ class Svg:
             f'stroke="{stroke}" stroke-width="{_num(width)}"{extra}/>'
         )
 
-    def polyline(self, points: Sequence[Point], stroke: str = "#222", width: float = 2,
-                 fill: str = "none", closed: bool = False, dash: str | None = None,
-                 arrow: bool = False) -> None:
+    def polyline(
+        self,
+        points: Sequence[Point],
+        stroke: str = "#222",
+        width: float = 2,
+        fill: str = "none",
+        closed: bool = False,
+        dash: str | None = None,
+        arrow: bool = False,
+    ) -> None:
         tag = "polygon" if closed else "polyline"
         pts = " ".join(f"{_num(x)},{_num(y)}" for x, y in points)
         extra = f' stroke-dasharray="{dash}"' if dash else ""
@@ -44,22 +58,39 @@ class Svg:
             f'stroke-width="{_num(width)}"{extra}/>'
         )
 
-    def rect(self, x: float, y: float, w: float, h: float, fill: str = "none",
-             stroke: str = "#222", width: float = 2, rx: float = 0) -> None:
+    def rect(
+        self,
+        x: float,
+        y: float,
+        w: float,
+        h: float,
+        fill: str = "none",
+        stroke: str = "#222",
+        width: float = 2,
+        rx: float = 0,
+    ) -> None:
         self.parts.append(
             f'<rect x="{_num(x)}" y="{_num(y)}" width="{_num(w)}" height="{_num(h)}" '
             f'rx="{_num(rx)}" fill="{fill}" stroke="{stroke}" stroke-width="{_num(width)}"/>'
         )
 
-    def circle(self, c: Point, r: float, fill: str = "none", stroke: str = "#222",
-               width: float = 2) -> None:
+    def circle(
+        self, c: Point, r: float, fill: str = "none", stroke: str = "#222", width: float = 2
+    ) -> None:
         self.parts.append(
             f'<circle cx="{_num(c[0])}" cy="{_num(c[1])}" r="{_num(r)}" fill="{fill}" '
             f'stroke="{stroke}" stroke-width="{_num(width)}"/>'
         )
 
-    def ellipse(self, c: Point, rx: float, ry: float, fill: str = "none", stroke: str = "#222",
-                width: float = 2) -> None:
+    def ellipse(
+        self,
+        c: Point,
+        rx: float,
+        ry: float,
+        fill: str = "none",
+        stroke: str = "#222",
+        width: float = 2,
+    ) -> None:
         self.parts.append(
             f'<ellipse cx="{_num(c[0])}" cy="{_num(c[1])}" rx="{_num(rx)}" ry="{_num(ry)}" '
             f'fill="{fill}" stroke="{stroke}" stroke-width="{_num(width)}"/>'
@@ -70,8 +101,16 @@ class Svg:
             f'<path d="{escape(d)}" fill="{fill}" stroke="{stroke}" stroke-width="{_num(width)}"/>'
         )
 
-    def text(self, at: Point, s: str, size: float = 14, anchor: str = "middle",
-             weight: str = "normal", fill: str = "#111", italic: bool = False) -> None:
+    def text(
+        self,
+        at: Point,
+        s: str,
+        size: float = 14,
+        anchor: str = "middle",
+        weight: str = "normal",
+        fill: str = "#111",
+        italic: bool = False,
+    ) -> None:
         style = ' font-style="italic"' if italic else ""
         self.parts.append(
             f'<text x="{_num(at[0])}" y="{_num(at[1])}" font-size="{_num(size)}" '
@@ -86,9 +125,17 @@ class Svg:
         self.text((x + w + 12, y + h + 20), xlabel, anchor="end")
         self.text((x - 8, y - 16), ylabel, anchor="start")
 
-    def plot(self, box: tuple[float, float, float, float], xs: Sequence[float],
-             ys: Sequence[float], xrange: tuple[float, float], yrange: tuple[float, float],
-             stroke: str = "#c0392b", width: float = 2.5, dash: str | None = None) -> None:
+    def plot(
+        self,
+        box: tuple[float, float, float, float],
+        xs: Sequence[float],
+        ys: Sequence[float],
+        xrange: tuple[float, float],
+        yrange: tuple[float, float],
+        stroke: str = "#c0392b",
+        width: float = 2.5,
+        dash: str | None = None,
+    ) -> None:
         """A data curve mapped from (xrange, yrange) into box (x, y, w, h), y upwards."""
         x, y, w, h = box
         (x0, x1), (y0, y1) = xrange, yrange

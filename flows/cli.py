@@ -9,6 +9,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from pydantic import ValidationError
 
@@ -46,6 +47,7 @@ def _cmd_nightly(settings: Settings, args: argparse.Namespace) -> int:
     fill = result.fill
     print()
     print(f"qforge nightly {result.date} — done in {elapsed:.1f} s")
+    print(f"  knowledge base: {result.ingest.lines()[-1]}")
     if fill.skipped_because_paper_exists:
         print("  pool: paper already built; nothing generated")
     else:
@@ -107,7 +109,72 @@ def _cmd_stats(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"nightly": _cmd_nightly, "api": _cmd_api, "stats": _cmd_stats}
+def _cmd_kb(settings: Settings, args: argparse.Namespace) -> int:
+    from flows import kb_services
+
+    if args.kb_command == "ingest":
+        missing = [p for p in args.paths if not p.exists()]
+        if missing:
+            print(
+                f"qforge: no such file or folder: {', '.join(map(str, missing))}", file=sys.stderr
+            )
+            return 2
+        report = kb_services.build_ingestor(settings).ingest(args.paths)
+        print("\n".join(report.lines()))
+        return 1 if report.count("failed") else 0
+    if args.kb_command == "search":
+        from kb.store import where_clause
+
+        kstore = kb_services.build_knowledge_store(settings)
+        kind = "figures" if args.figures else "chunks"
+        where = where_clause(
+            {"subject": args.subject, "unit_id": args.unit, "topic_id": args.topic}
+        )
+        hits = kstore.search(kind, args.text, k=args.k, mode=args.mode, where=where)
+        if not hits:
+            print(
+                "no hits (has the knowledge base been ingested? `qforge kb ingest data/kb/chunks`)"
+            )
+        for i, h in enumerate(hits, start=1):
+            text = " ".join(h.text.split())
+            print(f"{i}. [{h.score:.4f}] {h.id}  {h.subject or '-'} / {h.topic_id or '-'}")
+            print(f"   {h.source} — {h.where}")
+            print(f"   {text[:160]}{'…' if len(text) > 160 else ''}")
+        return 0
+    if args.kb_command == "stats":
+        import polars as pl
+
+        from kb.coverage import unit_coverage
+        from kb.knowledge import load_knowledge_base
+        from kb.syllabus import load_syllabus
+
+        kstore = kb_services.build_knowledge_store(settings)
+        table = unit_coverage(
+            load_syllabus(settings.data_dir), kstore, load_knowledge_base(settings.data_dir)
+        )
+        with pl.Config(tbl_rows=-1, tbl_width_chars=120, fmt_str_lengths=50):
+            print(table)
+        empty = table.filter((pl.col("chunks") == 0) | (pl.col("facts") == 0))
+        print(f"{table.height} units; {empty.height} without chunks or facts")
+        return 0
+    if args.kb_command == "references":
+        from kb.references import ReferenceFileError, parse_references, reference_rows
+
+        embedder = kb_services.build_embedder(settings)
+        try:
+            refs = parse_references(args.file)
+        except ReferenceFileError as exc:
+            print(f"qforge: {exc}", file=sys.stderr)
+            return 2
+        kstore = kb_services.build_knowledge_store(settings, embedder)
+        added = kstore.add_references(reference_rows(refs, embedder))
+        kstore.build_indexes()
+        print(f"{added} reference questions added, {len(refs) - added} already present")
+        return 0
+    raise AssertionError(args.kb_command)
+
+
+COMMANDS = {"nightly": _cmd_nightly, "api": _cmd_api, "stats": _cmd_stats, "kb": _cmd_kb}
 
 
 def parser() -> argparse.ArgumentParser:
@@ -123,6 +190,23 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("--host", help="bind address (default 127.0.0.1)")
     a.add_argument("--port", type=int, help="port (default 8000)")
     sub.add_parser("stats", help="row counts and pool coverage of the warehouse")
+    kb = sub.add_parser("kb", help="the knowledge store: ingest, search, stats, references")
+    kbsub = kb.add_subparsers(dest="kb_command", required=True, metavar="KB_COMMAND")
+    ingest = kbsub.add_parser("ingest", help="ingest Markdown, HTML, PDF or CNXML files or folders")
+    ingest.add_argument("paths", nargs="+", type=Path)
+    search = kbsub.add_parser("search", help="search chunks (or figure captions)")
+    search.add_argument("text")
+    search.add_argument("--figures", action="store_true", help="search figure captions")
+    search.add_argument("--subject", choices=["Physics", "Chemistry", "Botany", "Zoology"])
+    search.add_argument("--unit", help="unit id, e.g. phy-u16")
+    search.add_argument("--topic", help="topic id, e.g. phy-lens-formula")
+    search.add_argument("--mode", choices=["hybrid", "vector", "fts"], default="hybrid")
+    search.add_argument("-k", type=int, default=5, help="number of hits (default 5)")
+    kbsub.add_parser("stats", help="chunks, figures and facts per syllabus unit")
+    refs = kbsub.add_parser("references", help="reference (past-style) questions")
+    refsub = refs.add_subparsers(dest="ref_command", required=True, metavar="ACTION")
+    imp = refsub.add_parser("import", help="import a JSONL or CSV file of reference questions")
+    imp.add_argument("file", type=Path)
     return p
 
 

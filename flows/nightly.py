@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from pathlib import Path
 
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
@@ -13,8 +14,10 @@ from core.records import Paper
 from core.settings import Settings
 from flows import steps
 from flows.services import Services, build_services
+from kb.ingest.run import IngestReport
 from site_builder.export import ExportReport
 
+ingest_kb_task = task(steps.ingest_kb_step, name="ingest_kb", cache_policy=NO_CACHE)
 fill_pool_task = task(steps.fill_pool_step, name="fill_pool", cache_policy=NO_CACHE)
 build_paper_task = task(steps.build_paper_step, name="build_daily_paper", cache_policy=NO_CACHE)
 export_task = task(steps.export_step, name="export_site", cache_policy=NO_CACHE)
@@ -24,6 +27,7 @@ publish_task = task(steps.publish_step, name="publish", cache_policy=NO_CACHE)
 @dataclass(frozen=True)
 class NightlyResult:
     date: str
+    ingest: IngestReport
     fill: steps.FillSummary
     paper: Paper
     export: ExportReport
@@ -32,11 +36,12 @@ class NightlyResult:
 
 def run_nightly(services: Services, date: dt.date) -> NightlyResult:
     """The nightly steps in their safe order (questions → dated paper → pointer)."""
+    ingested = ingest_kb_task(services.settings, [services.settings.bundled_kb_dir])
     fill = fill_pool_task(services, date)
     paper = build_paper_task(services, date)
     exported = export_task(services, paper)
     moved = publish_task(services, paper)
-    return NightlyResult(date.isoformat(), fill, paper, exported, moved)
+    return NightlyResult(date.isoformat(), ingested, fill, paper, exported, moved)
 
 
 @flow(name="nightly", log_prints=True)
@@ -45,3 +50,9 @@ def nightly(date: str | None = None) -> NightlyResult:
     settings = Settings()
     day = parse_exam_date(date) if date else exam_today(settings.timezone)
     return run_nightly(build_services(settings), day)
+
+
+@flow(name="ingest_kb", log_prints=True)
+def ingest_kb(paths: list[str]) -> IngestReport:
+    """Ingest documents (Markdown, HTML, PDF, CNXML) into the knowledge store."""
+    return ingest_kb_task(Settings(), [Path(p) for p in paths])

@@ -5,10 +5,14 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from dataclasses import dataclass
+from pathlib import Path
 
 from core.records import Paper
+from core.settings import Settings
 from core.warehouse import open_warehouse
+from flows.kb_services import build_ingestor
 from flows.services import Services
+from kb.ingest.run import IngestReport
 from pipeline.assembly import daily_exam_id, daily_paper
 from pipeline.pool import CellReport, fill_pool, paper_needs, pool_deficits
 from site_builder.export import ExportReport, export_daily_paper, publish_daily_pointer
@@ -40,6 +44,14 @@ def _log_cell(report: CellReport) -> None:
         report.rejected,
         " (generators exhausted)" if report.exhausted else "",
     )
+
+
+def ingest_kb_step(settings: Settings, paths: list[Path]) -> IngestReport:
+    """Ingest what changed under paths into the knowledge store (unchanged files are skipped)."""
+    report = build_ingestor(settings).ingest(paths)
+    for line in report.lines():
+        log.info("kb %s", line)
+    return report
 
 
 def fill_pool_step(services: Services, date: dt.date) -> FillSummary:

@@ -1,0 +1,286 @@
+"""Ingestion of every format into a real LanceDB on tmp_path, with the bundled static embedder."""
+
+from __future__ import annotations
+
+import io
+import shutil
+from pathlib import Path
+
+import pytest
+
+from core.settings import REPO_ROOT, Settings
+from core.storage import LocalObjectStore
+from kb.ingest.run import Ingestor
+from kb.references import ReferenceFileError, parse_references, reference_rows
+from kb.store import KnowledgeStore, where_clause
+from kb.syllabus import Syllabus
+from kb.tagging import TopicIndex
+from tests.pdf_fixture import pdf_bytes
+
+FIXTURES = REPO_ROOT / "tests" / "fixtures" / "kb"
+
+
+@pytest.fixture(scope="session")
+def embedder():  # type: ignore[no-untyped-def]
+    from kb.embeddings import load_static_embedder
+
+    return load_static_embedder(Settings().embedding_model_dir)
+
+
+@pytest.fixture(scope="session")
+def topics(syllabus: Syllabus, embedder) -> TopicIndex:  # type: ignore[no-untyped-def]
+    from flows.kb_services import topic_examples
+
+    return TopicIndex.build(syllabus, embedder, topic_examples(Settings()))
+
+
+@pytest.fixture
+def docs(tmp_path: Path) -> Path:
+    folder = tmp_path / "docs"
+    shutil.copytree(FIXTURES, folder)
+    (folder / "circuits.pdf").write_bytes(
+        pdf_bytes(
+            [
+                "Ohm's law: the current through a resistor equals V/R.",
+                "Figure 1: A red square standing for a resistor",
+            ],
+            title="Circuits",
+        )
+    )
+    return folder
+
+
+@pytest.fixture
+def ingestor(tmp_path: Path, embedder, syllabus: Syllabus, topics: TopicIndex) -> Ingestor:  # type: ignore[no-untyped-def]
+    return Ingestor(
+        kstore=KnowledgeStore(str(tmp_path / "lancedb"), embedder),
+        objects=LocalObjectStore(tmp_path / "store"),
+        embedder=embedder,
+        syllabus=syllabus,
+        topics=topics,
+    )
+
+
+def rows(ingestor: Ingestor, kind: str) -> list[dict]:
+    return ingestor.kstore.table(kind).to_arrow().to_pylist()
+
+
+def test_markdown_sections_front_matter_tags_and_figures(ingestor: Ingestor, docs: Path) -> None:
+    report = ingestor.ingest([docs / "lens.md"])
+    [result] = report.files
+    assert result.status == "ingested" and result.chunks == 2
+    chunks = rows(ingestor, "chunks")
+    assert [c["section"] for c in chunks] == [
+        "Thin lenses / The lens formula",
+        "Thin lenses / Power of a lens",
+    ]
+    assert all(
+        c["topic_id"] == "phy-lens-formula" and c["tag_method"] == "front_matter" for c in chunks
+    )
+    assert all(c["tag_confidence"] == 1.0 and c["licence"] == "CC-BY-4.0" for c in chunks)
+    assert "$\\frac{1}{v} - \\frac{1}{u} = \\frac{1}{f}$" in chunks[0]["text"]
+    figures = {f["caption"]: f for f in rows(ingestor, "figures")}
+    ray = figures["Ray diagram for a convex lens"]
+    assert ray["captioned"] and ray["caption_source"] == "source"
+    assert ingestor.objects.get(ray["image_keys"][0]) == (docs / "ray.svg").read_bytes()
+    assert ray["image_keys"][0].startswith("kb/figures/") and ray["image_keys"][0].endswith(".svg")
+    assert result.uncaptioned == 1
+    assert any("no caption" in w for w in result.warnings)
+    assert "uncaptioned" in "\n".join(report.lines())
+
+
+def test_html_drops_scripts_and_groups_a_figure(ingestor: Ingestor, docs: Path) -> None:
+    [result] = ingestor.ingest([docs / "cell.html"]).files
+    assert result.status == "ingested"
+    chunks = rows(ingestor, "chunks")
+    text = " ".join(c["text"] for c in chunks)
+    assert "never ingested" not in text and "p{}" not in text
+    assert "$E = h\\nu$" in text
+    assert {c["title"] for c in chunks} == {"The cell"}
+    [figure] = rows(ingestor, "figures")
+    assert len(figure["image_keys"]) == 2
+    assert figure["caption"] == "Plant and animal cells compared"
+    assert figure["alt"] == "A plant cell; An animal cell"
+    assert any("missing.png" in w for w in result.warnings)
+    assert all(c["tag_method"] in {"similarity", "none"} for c in chunks)
+
+
+def test_cnxml_sections_mathml_and_a_multi_image_figure(ingestor: Ingestor, docs: Path) -> None:
+    [result] = ingestor.ingest([docs / "kinematics.cnxml"]).files
+    assert result.status == "ingested"
+    chunks = rows(ingestor, "chunks")
+    assert [c["section"] for c in chunks] == ["Uniform acceleration", "Free fall"]
+    assert "$v = u + a t$" in chunks[0]["text"]
+    assert "\\frac{1}{2}" in chunks[0]["text"]
+    assert chunks[0]["licence"] == "http://creativecommons.org/licenses/by/4.0/"
+    [figure] = rows(ingestor, "figures")
+    assert len(figure["image_keys"]) == 2
+    assert figure["caption"].startswith("Velocity–time and displacement–time graphs")
+    assert "Displacement against time" in figure["alt"]
+    assert chunks[0]["subject"] == "Physics"
+
+
+def test_pdf_text_pages_and_embedded_images(ingestor: Ingestor, docs: Path) -> None:
+    [result] = ingestor.ingest([docs / "circuits.pdf"]).files
+    assert result.status == "ingested" and result.figures == 1
+    [chunk] = rows(ingestor, "chunks")
+    assert chunk["page"] == 1 and chunk["section"] == "page 1"
+    assert "law: the current through a resistor" in chunk["text"] and chunk["title"] == "Circuits"
+    [figure] = rows(ingestor, "figures")
+    assert figure["caption"] == "A red square standing for a resistor"
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(ingestor.objects.get(figure["image_keys"][0]) or b""))
+    assert image.size == (8, 8)
+
+
+def test_bad_files_fail_one_line_each_and_the_batch_goes_on(
+    ingestor: Ingestor, docs: Path, tmp_path: Path
+) -> None:
+    from pypdf import PdfReader, PdfWriter
+
+    (docs / "corrupt.pdf").write_bytes(b"%PDF-1.4\nthis is not really a pdf\n")
+    writer = PdfWriter()
+    writer.add_page(PdfReader(docs / "circuits.pdf").pages[0])
+    writer.encrypt(user_password="secret", algorithm="RC4-128")
+    with open(docs / "locked.pdf", "wb") as fh:
+        writer.write(fh)
+    (docs / "latin1.md").write_bytes("# Caf\xe9\n\nna\xefve text".encode("latin-1"))
+    (docs / "notes.docx").write_bytes(b"PK\x03\x04")
+    (docs / "broken-image.md").write_text('# Broken\n\nText.\n\n![x](bad.png "A broken image")\n')
+    (docs / "bad.png").write_bytes(b"\x89PNG\r\n\x1a\nnot an image at all")
+    (docs / "bad-topic.md").write_text("---\ntopic_id: no-such-topic\n---\n# x\n\ntext\n")
+    report = ingestor.ingest(
+        [
+            docs / "corrupt.pdf",
+            docs / "locked.pdf",
+            docs / "latin1.md",
+            docs / "notes.docx",
+            docs / "gone.md",
+            docs / "broken-image.md",
+            docs / "bad-topic.md",
+            docs / "lens.md",
+        ]
+    )
+    by_name = {Path(f.source).name: f for f in report.files}
+    assert "not a readable PDF" in (by_name["corrupt.pdf"].error or "")
+    assert "encrypted PDF" in (by_name["locked.pdf"].error or "")
+    assert "not UTF-8" in (by_name["latin1.md"].error or "")
+    assert "unknown format '.docx'" in (by_name["notes.docx"].error or "")
+    assert "vanished" in (by_name["gone.md"].error or "")
+    assert "no-such-topic" in (by_name["bad-topic.md"].error or "")
+    assert by_name["broken-image.md"].status == "ingested"
+    assert any("does not decode" in w for w in by_name["broken-image.md"].warnings)
+    assert by_name["lens.md"].status == "ingested"
+    failed = [ln for ln in report.lines() if ln.startswith("FAILED")]
+    assert len(failed) == 6 and all("\n" not in ln for ln in failed)
+    sources = {d["source"] for d in ingestor.kstore.documents()}
+    assert sources == {by_name["broken-image.md"].source, by_name["lens.md"].source}
+    assert {c["source"] for c in rows(ingestor, "chunks")} == sources
+
+
+def test_reingesting_unchanged_files_does_nothing(ingestor: Ingestor, docs: Path) -> None:
+    first = ingestor.ingest([docs])
+    assert first.count("failed") == 0 and first.count("ingested") == 4
+    before = {k: ingestor.kstore.count(k) for k in ("chunks", "figures", "documents")}
+    again = ingestor.ingest([docs])
+    assert again.count("unchanged") == 4 and again.count("ingested") == 0
+    assert {k: ingestor.kstore.count(k) for k in before} == before
+
+
+def test_a_changed_file_replaces_its_rows(ingestor: Ingestor, docs: Path) -> None:
+    ingestor.ingest([docs / "lens.md"])
+    path = docs / "lens.md"
+    path.write_text(path.read_text() + "\n## Magnification\n\nMagnification is v/u for a lens.\n")
+    [result] = ingestor.ingest([path]).files
+    assert result.status == "ingested" and result.chunks == 3
+    assert ingestor.kstore.count("chunks") == 3
+    assert ingestor.kstore.count("documents") == 1
+
+
+def test_a_crash_mid_document_leaves_nothing_behind(ingestor: Ingestor, docs: Path) -> None:
+    real_add = ingestor.kstore.table("documents").add
+
+    class Crash(Exception):
+        pass
+
+    def crashing_write(manifest, chunks, figures):  # type: ignore[no-untyped-def]
+        ingestor.kstore.table("figures").add(figures) if figures else None
+        ingestor.kstore.table("chunks").add(chunks)
+        raise Crash
+
+    original = ingestor.kstore.write_document
+    ingestor.kstore.write_document = crashing_write  # type: ignore[method-assign]
+    with pytest.raises(Crash):
+        ingestor.ingest([docs / "lens.md"])
+    assert ingestor.kstore.count("chunks") == 2 and ingestor.kstore.count("documents") == 0
+    ingestor.kstore.write_document = original  # type: ignore[method-assign]
+    report = ingestor.ingest([docs / "lens.md"])
+    assert report.repaired_rows == 4  # 2 chunks + 2 figures of the crashed attempt
+    assert ingestor.kstore.count("chunks") == 2 and ingestor.kstore.count("documents") == 1
+    assert real_add is not None
+
+
+def test_search_modes_filters_and_figures(ingestor: Ingestor, docs: Path) -> None:
+    ingestor.ingest([docs])
+    ks = ingestor.kstore
+    for mode in ("fts", "vector", "hybrid"):
+        hits = ks.search("chunks", "focal length of a thin lens", k=3, mode=mode)  # type: ignore[arg-type]
+        assert hits and hits[0].source.endswith("lens.md"), mode
+    physics_only = ks.search(
+        "chunks",
+        "chloroplast chlorophyll photosynthesis",
+        k=10,
+        where=where_clause({"subject": "Physics"}),
+    )
+    assert all(h.subject == "Physics" for h in physics_only)
+    figures = ks.search("figures", "ray diagram convex lens", k=5)
+    assert figures and figures[0].text.startswith("Ray diagram")
+    assert all(h.text for h in figures)  # the uncaptioned figure is never a hit
+
+
+def test_deleted_and_out_of_syllabus_content_is_marked_and_left_out(
+    ingestor: Ingestor, docs: Path
+) -> None:
+    (docs / "old.md").write_text(
+        "---\nsubject: Botany\ntopic_id: bot-ascent-of-sap-and-transpiration\n---\n"
+        "# Old\n\nXylem sap.\n"
+    )
+    (docs / "stocks.md").write_text(
+        "# Markets\n\nThe equity index fell on Tuesday as bond yields rose and investors "
+        "sold shares.\n"
+    )
+    report = ingestor.ingest([docs / "old.md", docs / "stocks.md"])
+    statuses = {Path(c["source"]).name: c["syllabus_status"] for c in rows(ingestor, "chunks")}
+    if report.files[0].status == "failed":  # the deleted topic id must exist in the syllabus
+        pytest.fail(report.files[0].error)
+    assert statuses["old.md"] == "deleted_topic"
+    assert statuses["stocks.md"] == "out_of_syllabus"
+    hits = ingestor.kstore.search("chunks", "xylem sap equity index", k=10)
+    assert hits == []
+
+
+def test_reference_questions_import_and_errors(tmp_path: Path, embedder) -> None:  # type: ignore[no-untyped-def]
+    jsonl = tmp_path / "refs.jsonl"
+    jsonl.write_text(
+        '{"question": "Which gas do plants absorb?", "options": ["O2", "CO2", "N2", "H2"], '
+        '"answer": "CO2", "subject": "Botany"}\n\n'
+        '{"question": "Unit of force?", "options": ["N", "J", "W", "Pa"], "answer": "N"}\n'
+    )
+    csv_file = tmp_path / "refs.csv"
+    csv_file.write_text('question,options,answer\n"Unit of power?","W|J|N|Pa",W\n')
+    refs = parse_references(jsonl) + parse_references(csv_file)
+    assert [r.answer for r in refs] == ["CO2", "N", "W"]
+    ks = KnowledgeStore(str(tmp_path / "lancedb"), embedder)
+    assert ks.add_references(reference_rows(refs, embedder)) == 3
+    assert ks.add_references(reference_rows(refs, embedder)) == 0
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"question": "x", "options": ["a", "b"], "answer": "a"}\n{oops\n')
+    with pytest.raises(ReferenceFileError, match=r"bad\.jsonl:2: not JSON"):
+        parse_references(bad)
+    bad.write_text('{"question": "x", "options": ["a"], "answer": "a"}\n')
+    with pytest.raises(ReferenceFileError, match="at least two"):
+        parse_references(bad)
+    (tmp_path / "refs.txt").write_text("question")
+    with pytest.raises(ReferenceFileError, match="unknown format"):
+        parse_references(tmp_path / "refs.txt")

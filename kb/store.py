@@ -178,18 +178,16 @@ class KnowledgeStore:
         return int(self.table(kind).count_rows())
 
     # -- documents --------------------------------------------------------------------------
-    def document(self, source: str) -> dict[str, Any] | None:
-        rows = self.table(DOCUMENTS).search().where(f"source = {_sql(source)}").limit(1).to_list()
-        return rows[0] if rows else None
-
     def documents(self) -> list[dict[str, Any]]:
         return list(self.table(DOCUMENTS).to_arrow().to_pylist())
 
-    def remove_document(self, source: str) -> None:
-        """Drop a source's rows from every table (manifest last)."""
-        for kind in ("figures", "chunks"):
-            self.table(kind).delete(f"source = {_sql(source)}")
-        self.table(DOCUMENTS).delete(f"source = {_sql(source)}")
+    def remove_documents(self, sources: Sequence[str]) -> None:
+        """Drop these sources' rows from every table (the manifest last)."""
+        if not sources:
+            return
+        listed = ", ".join(_sql(s) for s in sources)
+        for kind in ("figures", "chunks", DOCUMENTS):
+            self.table(kind).delete(f"source IN ({listed})")
 
     def repair(self) -> int:
         """Delete rows of documents that never reached the manifest; returns rows removed."""
@@ -204,10 +202,13 @@ class KnowledgeStore:
                 removed += before - t.count_rows()
         return removed
 
-    def write_document(
-        self, manifest: dict[str, Any], chunks: list[dict[str, Any]], figures: list[dict[str, Any]]
+    def write_documents(
+        self,
+        manifests: list[dict[str, Any]],
+        chunks: list[dict[str, Any]],
+        figures: list[dict[str, Any]],
     ) -> None:
-        """Figures, then chunks, then the manifest row that makes the document count."""
+        """Figures, then chunks, then the manifest rows that make the documents count."""
         if figures:
             self.table("figures").add(
                 pa.Table.from_pylist(figures, schema=self._schemas["figures"])
@@ -216,7 +217,8 @@ class KnowledgeStore:
         if chunks:
             self.table("chunks").add(pa.Table.from_pylist(chunks, schema=self._schemas["chunks"]))
             self._fts_dirty.add("chunks")
-        self.table(DOCUMENTS).add(pa.Table.from_pylist([manifest], schema=DOCUMENT_SCHEMA))
+        if manifests:
+            self.table(DOCUMENTS).add(pa.Table.from_pylist(manifests, schema=DOCUMENT_SCHEMA))
 
     def add_references(self, rows: list[dict[str, Any]]) -> int:
         """Add reference questions not already present (by ref_id)."""

@@ -27,6 +27,8 @@ from kb.syllabus import Syllabus, UnknownTopicError
 from kb.tagging import Tag, TopicIndex, front_matter_tag, similarity_tags, subject_of
 
 FIGURE_PREFIX = "kb/figures"
+# Rows are written to LanceDB in batches of about this many chunks (each write is a new version).
+BATCH_CHUNKS = 2000
 DEFAULT_LICENCE = "unknown"
 
 
@@ -45,6 +47,16 @@ class FileResult:
     uncaptioned: int = 0
     error: str | None = None
     warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """One document's rows, ready to write; `replaces` when an older version is stored."""
+
+    manifest: dict[str, Any]
+    chunks: list[dict[str, Any]]
+    figures: list[dict[str, Any]]
+    replaces: bool
 
 
 @dataclass
@@ -158,23 +170,45 @@ class Ingestor:
     clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC)
 
     def ingest(self, paths: Iterable[Path]) -> IngestReport:
+        """Ingest files, skipping unchanged ones; writes go to the store in batches."""
         started = time.perf_counter()
         report = IngestReport(repaired_rows=self.kstore.repair())
+        known = {d["source"]: d["doc_id"] for d in self.kstore.documents()}
+        batch: list[Prepared] = []
         for path in source_files(paths):
-            report.files.append(self.ingest_file(path))
+            result, prepared = self.prepare(path, known)
+            report.files.append(result)
+            if prepared is not None:
+                batch.append(prepared)
+            if sum(len(p.chunks) for p in batch) >= BATCH_CHUNKS:
+                self._flush(batch)
+        self._flush(batch)
         self.kstore.build_indexes()
         report.seconds = time.perf_counter() - started
         return report
 
-    def ingest_file(self, path: Path) -> FileResult:
+    def _flush(self, batch: list[Prepared]) -> None:
+        """Replace changed sources, then write the batch (figures, chunks, manifests)."""
+        if not batch:
+            return
+        self.kstore.remove_documents([p.manifest["source"] for p in batch if p.replaces])
+        self.kstore.write_documents(
+            [p.manifest for p in batch],
+            [c for p in batch for c in p.chunks],
+            [f for p in batch for f in p.figures],
+        )
+        batch.clear()
+
+    def prepare(self, path: Path, known: dict[str, str]) -> tuple[FileResult, Prepared | None]:
+        """Parse, chunk, store figures, embed and tag one file; nothing is written to LanceDB."""
         source = path.as_posix()
         result = FileResult(source=source, status="failed")
         try:
             parser = PARSERS.get(path.suffix.lower())
             if parser is None:
-                known = ", ".join(sorted(PARSERS))
+                known_formats = ", ".join(sorted(PARSERS))
                 raise IngestError(
-                    f"unknown format {path.suffix or '(no extension)'!r} (known: {known})"
+                    f"unknown format {path.suffix or '(no extension)'!r} (known: {known_formats})"
                 )
             try:
                 data = path.read_bytes()
@@ -183,21 +217,18 @@ class Ingestor:
             except OSError as exc:
                 raise IngestError(f"cannot read file ({exc.strerror})") from None
             doc_id = hashlib.sha256(data).hexdigest()
-            known_doc = self.kstore.document(source)
-            if known_doc is not None and known_doc["doc_id"] == doc_id:
+            if known.get(source) == doc_id:
                 result.status = "unchanged"
-                return result
+                return result, None
             doc = parser(data, self._asset_reader(path))
             manifest, chunks, figures = self._rows(source, doc_id, doc, result)
-            if known_doc is not None:
-                self.kstore.remove_document(source)
-            self.kstore.write_document(manifest, chunks, figures)
             result.status = "ingested"
+            return result, Prepared(manifest, chunks, figures, replaces=source in known)
         except IngestError as exc:
             result.error = str(exc)
         except UnknownTopicError as exc:
             result.error = f"front matter names {exc.args[0]}"
-        return result
+        return result, None
 
     @staticmethod
     def _asset_reader(path: Path) -> Callable[[str], bytes]:

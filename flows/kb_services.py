@@ -52,10 +52,18 @@ def topic_examples(settings: Settings) -> dict[str, list[str]]:
 def build_ingestor(settings: Settings) -> Ingestor:
     embedder = build_embedder(settings)
     syllabus = load_syllabus(settings.data_dir)
+    captioner = None
+    if settings.llm == "openai":
+        from kb.captions import OpenAICaptioner
+
+        captioner = OpenAICaptioner(
+            openai_client(settings), settings.openai_vision_model, settings.data_dir / "prompts"
+        )
     return Ingestor(
         kstore=build_knowledge_store(settings, embedder),
         objects=object_store(settings),
         embedder=embedder,
         syllabus=syllabus,
         topics=TopicIndex.build(syllabus, embedder, topic_examples(settings)),
+        captioner=captioner,
     )

@@ -33,8 +33,9 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+## bench: the benchmarks described in BENCHMARKS.md (they print their figures and baselines)
 bench: $(STAMP)
-	@echo "no benchmarks yet: see BENCHMARKS.md"
+	$(BIN)/python -m bench.retrieval
 
 clean:
 	rm -rf $(VENV) .qforge .pytest_cache .mypy_cache .ruff_cache

@@ -315,7 +315,7 @@ class KnowledgeStore:
         self, t: Any, q: NDArray[np.float32], k: int, where: str | None
     ) -> list[dict[str, Any]]:
         kind = next(kk for kk, v in self.names.items() if v == t.name)
-        query = t.search(q).distance_type("cosine").select(self._COLUMNS[kind]).limit(k)
+        query = t.search(q).distance_type("cosine").select([*self._COLUMNS[kind], "_distance"]).limit(k)
         if where:
             query = query.where(where, prefilter=True)
         if t.count_rows() >= IVF_MIN_ROWS:

@@ -1,0 +1,135 @@
+"""Retrieval benchmark: recall@5 of FTS, vector and hybrid search, and query latency at 50k chunks.
+
+Run with `make bench` (or `python -m bench.retrieval`). It ingests the bundled knowledge base into
+a temporary store (reporting ingest throughput), pads the chunk table to 50,000 rows with
+distractor chunks made by shuffling the words of bundled sentences, builds the indexes, then runs
+the queries of bench/retrieval_queries.json. The baseline in the same run is LanceDB's own hybrid
+query (`query_type="hybrid"`, RRF reranker), against our fused FTS + vector search.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from core.settings import Settings
+from flows.kb_services import build_ingestor
+from kb.retrieval import sentences
+from kb.store import KnowledgeStore
+
+QUERIES = Path(__file__).with_name("retrieval_queries.json")
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+def distractor_rows(ks: KnowledgeStore, n: int, seed: int = 7) -> list[dict[str, Any]]:
+    """n chunks of shuffled words from real sentences: same vocabulary, no answers."""
+    real = ks.table("chunks").to_arrow().to_pylist()
+    pool = [s for r in real for s in sentences(r["text"]) if len(s.split()) > 5]
+    rng = random.Random(seed)
+    texts = []
+    for _ in range(n):
+        words = " ".join(rng.sample(pool, 3)).split()
+        rng.shuffle(words)
+        texts.append(" ".join(words[:60]))
+    vectors = ks.embedder.embed(texts)
+    template = real[0]
+    return [
+        {
+            **template,
+            "chunk_id": f"pad-{i}",
+            "doc_id": "pad",
+            "source": "pad",
+            "text": t,
+            "section": "pad",
+            "vector": v.tolist(),
+        }
+        for i, (t, v) in enumerate(zip(texts, vectors, strict=True))
+    ]
+
+
+def lancedb_hybrid(ks: KnowledgeStore, text: str, k: int) -> list[str]:
+    t = ks.table("chunks")
+    q = ks.embedder.embed([text])[0]
+    res = (
+        t.search(query_type="hybrid")
+        .vector(q)
+        .text(text)
+        .where("syllabus_status = 'in_syllabus'", prefilter=True)
+        .select(["chunk_id"])
+        .limit(k)
+        .to_list()
+    )
+    return [r["chunk_id"] for r in res]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rows", type=int, default=50_000, help="chunk table size for latency")
+    parser.add_argument("--repeat", type=int, default=3, help="latency passes over the queries")
+    parser.add_argument("--queries", type=Path, default=QUERIES, help="queries JSON file")
+    args = parser.parse_args(argv)
+    queries = json.loads(args.queries.read_text(encoding="utf-8"))
+    with tempfile.TemporaryDirectory(prefix="qforge-bench-") as tmp:
+        settings = Settings(home=Path(tmp))
+        ingestor = build_ingestor(settings)
+        report = ingestor.ingest([settings.bundled_kb_dir])
+        ks = ingestor.kstore
+        real_chunks = ks.count("chunks")
+        print(
+            f"ingest: {report.count('ingested')} files, {report.chunks} chunks in "
+            f"{report.seconds:.2f} s = {report.chunks_per_second:.0f} chunks/s "
+            f"(embedder {ks.embedder.model_id})"
+        )
+        pad = max(0, args.rows - real_chunks)
+        t0 = time.perf_counter()
+        for start in range(0, pad, 10_000):
+            rows = distractor_rows(ks, min(10_000, pad - start), seed=start)
+            ks.table("chunks").add(pa.Table.from_pylist(rows, schema=ks._schemas["chunks"]))
+        ks.build_indexes(force=True)
+        print(
+            f"table: {ks.count('chunks')} chunks ({real_chunks} real, {pad} distractors); "
+            f"padding + indexes {time.perf_counter() - t0:.1f} s"
+        )
+        modes: dict[str, Any] = {
+            "fts": lambda q: [h.id for h in ks.search("chunks", q, k=5, mode="fts")],
+            "vector": lambda q: [h.id for h in ks.search("chunks", q, k=5, mode="vector")],
+            "hybrid": lambda q: [h.id for h in ks.search("chunks", q, k=5, mode="hybrid")],
+            "baseline lancedb hybrid": lambda q: lancedb_hybrid(ks, q, 5),
+        }
+        for fn in modes.values():  # warm caches and indexes
+            fn(queries[0]["query"])
+        print(f"\n{len(queries)} queries, recall@5 and latency over {args.repeat} passes")
+        print(f"{'mode':26} {'recall@5':>9} {'p50 ms':>8} {'p95 ms':>8}")
+        for name, fn in modes.items():
+            hits = sum(q["expected"] in fn(q["query"]) for q in queries)
+            times = []
+            for _ in range(args.repeat):
+                for q in queries:
+                    t = time.perf_counter()
+                    fn(q["query"])
+                    times.append((time.perf_counter() - t) * 1000)
+            print(
+                f"{name:26} {hits / len(queries):9.3f} {statistics.median(times):8.2f} "
+                f"{percentile(times, 95):8.2f}"
+            )
+        emb = ks.embedder
+        texts = [q["query"] for q in queries] * 50
+        t = time.perf_counter()
+        emb.embed(texts)
+        print(f"\nembedder: {len(texts) / (time.perf_counter() - t):.0f} queries/s encoded")
+
+
+if __name__ == "__main__":
+    main()

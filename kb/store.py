@@ -8,22 +8,28 @@ document missing from the manifest (a crash mid-document) are removed by `repair
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+import time
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 import lancedb
 import numpy as np
 import pyarrow as pa
-from lancedb.index import FTS, IvfFlat
+from lancedb.index import FTS, Bitmap, IvfFlat
 from numpy.typing import NDArray
 
 from core.providers import Embedder
 
 SearchMode = Literal["hybrid", "vector", "fts"]
-# Past this many rows a flat scan gets slow: build an IVF_FLAT index.
+FILTER_COLUMNS = ("subject", "unit_id", "chapter_id", "topic_id")
+# Past this many rows a flat scan gets slow: partition the vectors (IVF) and probe the best few.
 IVF_MIN_ROWS = 20_000
+IVF_PROBES = 24
 RRF_K = 60
+# Searches look for writes by other processes at most this often.
+REFRESH_SECONDS = 1.0
 DOCUMENTS = "documents"
 
 
@@ -41,12 +47,6 @@ def column_values(table: Any, column: str) -> list[Any]:
     if n == 0:
         return []
     return list(table.search().select([column]).limit(n).to_arrow().column(column).to_pylist())
-
-
-def where_clause(filters: dict[str, str | None]) -> str | None:
-    """A LanceDB filter from equality filters (subject, unit_id, chapter_id, topic_id)."""
-    parts = [f"{k} = {_sql(v)}" for k, v in sorted(filters.items()) if v]
-    return " AND ".join(parts) or None
 
 
 def _tag_fields() -> list[pa.Field]:
@@ -162,17 +162,25 @@ class KnowledgeStore:
             "references": reference_schema(embedder.dim),
         }
         self._fts_dirty: set[str] = set()
+        self._snapshots: dict[str, _Snapshot] = {}
+        self._refreshed: dict[str, float] = {}
+        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="kb-search")
+        self._tables: dict[str, Any] = {}
 
     # -- tables -----------------------------------------------------------------------------
     def _existing(self) -> set[str]:
         return set(self.db.list_tables().tables)
 
     def table(self, kind: str) -> Any:
-        name = DOCUMENTS if kind == DOCUMENTS else self.names[kind]
-        if name not in self._existing():
+        """The open table (created empty on first use); opened once per store."""
+        if kind not in self._tables:
+            name = DOCUMENTS if kind == DOCUMENTS else self.names[kind]
             schema = DOCUMENT_SCHEMA if kind == DOCUMENTS else self._schemas[kind]
-            return self.db.create_table(name, schema=schema, exist_ok=True)
-        return self.db.open_table(name)
+            if name in self._existing():
+                self._tables[kind] = self.db.open_table(name)
+            else:
+                self._tables[kind] = self.db.create_table(name, schema=schema, exist_ok=True)
+        return self._tables[kind]
 
     def count(self, kind: str) -> int:
         return int(self.table(kind).count_rows())
@@ -188,6 +196,7 @@ class KnowledgeStore:
         listed = ", ".join(_sql(s) for s in sources)
         for kind in ("figures", "chunks", DOCUMENTS):
             self.table(kind).delete(f"source IN ({listed})")
+            self._snapshots.pop(kind, None)
 
     def repair(self) -> int:
         """Delete rows of documents that never reached the manifest; returns rows removed."""
@@ -199,6 +208,7 @@ class KnowledgeStore:
             for orphan in ids - committed:
                 before = t.count_rows()
                 t.delete(f"doc_id = {_sql(orphan)}")
+                self._snapshots.pop(kind, None)
                 removed += before - t.count_rows()
         return removed
 
@@ -214,9 +224,11 @@ class KnowledgeStore:
                 pa.Table.from_pylist(figures, schema=self._schemas["figures"])
             )
             self._fts_dirty.add("figures")
+            self._snapshots.pop("figures", None)
         if chunks:
             self.table("chunks").add(pa.Table.from_pylist(chunks, schema=self._schemas["chunks"]))
             self._fts_dirty.add("chunks")
+            self._snapshots.pop("chunks", None)
         if manifests:
             self.table(DOCUMENTS).add(pa.Table.from_pylist(manifests, schema=DOCUMENT_SCHEMA))
 
@@ -228,17 +240,24 @@ class KnowledgeStore:
         if fresh:
             t.add(pa.Table.from_pylist(fresh, schema=self._schemas["references"]))
             self._fts_dirty.add("references")
+            self._snapshots.pop("references", None)
         return len(fresh)
 
     # -- indexes ----------------------------------------------------------------------------
     def build_indexes(self, force: bool = False) -> None:
         """Refresh full-text indexes of changed tables; add an IVF index once a table is large."""
+        self._snapshots.clear()
         for kind in ("chunks", "figures", "references"):
             t = self.table(kind)
             n = t.count_rows()
             if n == 0 or (not force and kind not in self._fts_dirty and self._has_index(t, "text")):
                 continue
             t.create_index("text", config=FTS(), replace=True)
+            # Bitmap indexes make the prefilters of full-text search cheap.
+            for column in [
+                c for c in _META[kind] if c in (*FILTER_COLUMNS, "syllabus_status", "captioned")
+            ]:
+                t.create_index(column, config=Bitmap(), replace=True)
             if n >= IVF_MIN_ROWS:
                 t.create_index(
                     "vector",
@@ -258,94 +277,217 @@ class KnowledgeStore:
         text: str,
         k: int = 5,
         mode: SearchMode = "hybrid",
-        where: str | None = None,
+        filters: Mapping[str, str | None] | None = None,
         vector: NDArray[np.float32] | None = None,
         include_unlisted: bool = False,
     ) -> list[Hit]:
         """Best hits for text: BM25 full-text, vector (cosine), or both fused by reciprocal rank.
 
-        Content tagged to deleted or out-of-syllabus topics, and uncaptioned figures, are left
-        out unless `include_unlisted` (which still leaves out uncaptioned figures).
+        `filters` are equalities on subject, unit_id, chapter_id or topic_id. Content tagged to
+        deleted or out-of-syllabus topics, and uncaptioned figures, are left out unless
+        `include_unlisted` (uncaptioned figures are left out always).
         """
+        wanted = {c: v for c, v in (filters or {}).items() if v}
+        allowed = FILTER_COLUMNS if kind != "references" else ("subject",)
+        if set(wanted) - set(allowed):
+            raise ValueError(f"cannot filter {kind} on {sorted(set(wanted) - set(allowed))}")
         t = self.table(kind)
-        if t.count_rows() == 0:
+        now = time.monotonic()
+        if kind not in self._snapshots or now - self._refreshed.get(kind, 0.0) > REFRESH_SECONDS:
+            t.checkout_latest()  # see what another process (the nightly) wrote since
+            self._snapshot(kind, t)
+            self._refreshed[kind] = now
+        snapshot = self._snapshots[kind]
+        if snapshot.size == 0:
             return []
-        required = {
-            "chunks": ["syllabus_status = 'in_syllabus'"],
-            "figures": ["syllabus_status = 'in_syllabus'", "captioned = true"],
-            "references": [],
-        }[kind]
-        if include_unlisted:
-            required = [r for r in required if "syllabus_status" not in r]
-        where = " AND ".join(p for p in (where, *required) if p) or None
+        conditions: dict[str, str | bool] = dict(wanted)
+        if kind != "references" and not include_unlisted:
+            conditions["syllabus_status"] = "in_syllabus"
+        if kind == "figures":
+            conditions["captioned"] = True
         depth = k if mode != "hybrid" else max(20, 4 * k)
-        fts = self._fts(t, text, depth, where) if mode in ("fts", "hybrid") else []
-        vec: list[dict[str, Any]] = []
+        lists: list[list[tuple[int, float]]] = []
+        # The full-text query runs in LanceDB's native threads while numpy scores vectors.
+        fts = (
+            self._pool.submit(self._fts, t, text, depth, _where(conditions))
+            if mode in ("fts", "hybrid")
+            else None
+        )
         if mode in ("vector", "hybrid"):
             q = vector if vector is not None else self.embedder.embed([text])[0]
-            vec = self._vector(t, q, depth, where)
-        if mode == "fts":
-            ranked = [(r, float(r["_score"])) for r in fts]
-        elif mode == "vector":
-            ranked = [(r, 1.0 - float(r["_distance"])) for r in vec]
-        else:
-            ranked = _rrf([fts, vec], self._id_column(kind))
-        return [self._hit(kind, r, s) for r, s in ranked[:k]]
+            lists.append(snapshot.nearest(q, depth, conditions))
+        if fts is not None:
+            lists.insert(0, fts.result())
+        ranked = lists[0] if mode != "hybrid" else _rrf(lists)
+        return [snapshot.hit(kind, rowid, score) for rowid, score in ranked[:k]]
 
-    _COLUMNS: ClassVar[dict[str, list[str]]] = {
-        "chunks": ["chunk_id", "text", "source", "section", "subject", "topic_id"],
-        "figures": ["figure_id", "text", "source", "section", "subject", "topic_id"],
-        "references": ["ref_id", "text", "source", "subject", "topic"],
-    }
+    def _snapshot(self, kind: str, t: Any) -> _Snapshot:
+        """The table's rows in memory (ids, metadata, vectors), reloaded when the table changes."""
+        version = t.version
+        cached = self._snapshots.get(kind)
+        if cached is None or cached.version != version:
+            cached = _Snapshot.load(t, kind, version, self.embedder.dim)
+            self._snapshots[kind] = cached
+        return cached
 
-    def _id_column(self, kind: str) -> str:
-        return self._COLUMNS[kind][0]
-
-    def _fts(self, t: Any, text: str, k: int, where: str | None) -> list[dict[str, Any]]:
-        kind = next(kk for kk, v in self.names.items() if v == t.name)
-        q = t.search(text, query_type="fts").select(self._COLUMNS[kind] + ["_score"]).limit(k)
+    @staticmethod
+    def _fts(t: Any, text: str, k: int, where: str | None) -> list[tuple[int, float]]:
+        q = t.search(text, query_type="fts").select(["_score"]).with_row_id(True).limit(k)
         if where:
             q = q.where(where, prefilter=True)
         try:
-            return list(q.to_list())
+            rows = q.to_list()
         except (ValueError, RuntimeError):  # no FTS index yet, or a query with no terms
             return []
+        return [(int(r["_rowid"]), float(r["_score"])) for r in rows]
 
-    def _vector(
-        self, t: Any, q: NDArray[np.float32], k: int, where: str | None
-    ) -> list[dict[str, Any]]:
-        kind = next(kk for kk, v in self.names.items() if v == t.name)
-        query = t.search(q).distance_type("cosine").select([*self._COLUMNS[kind], "_distance"]).limit(k)
-        if where:
-            query = query.where(where, prefilter=True)
-        if t.count_rows() >= IVF_MIN_ROWS:
-            query = query.nprobes(20).refine_factor(2)
-        return list(query.to_list())
 
-    @staticmethod
-    def _hit(kind: str, row: dict[str, Any], score: float) -> Hit:
-        ident = row.get("chunk_id") or row.get("figure_id") or row.get("ref_id") or ""
+_META = {
+    "chunks": ["chunk_id", "text", "source", "section", *FILTER_COLUMNS, "syllabus_status"],
+    "figures": [
+        "figure_id",
+        "text",
+        "source",
+        "section",
+        *FILTER_COLUMNS,
+        "syllabus_status",
+        "captioned",
+    ],
+    "references": ["ref_id", "text", "source", "subject", "topic"],
+}
+
+
+def _where(conditions: Mapping[str, str | bool]) -> str | None:
+    parts = [
+        f"{c} = {str(v).lower() if isinstance(v, bool) else _sql(v)}"
+        for c, v in sorted(conditions.items())
+    ]
+    return " AND ".join(parts) or None
+
+
+@dataclass
+class _Snapshot:
+    """Exact in-memory vector search: at knowledge-base sizes one matrix product is faster than
+    an approximate index, and it needs no tuning. Rows are addressed by LanceDB row id."""
+
+    version: int
+    kind: str
+    columns: dict[str, NDArray[Any]]
+    matrix: NDArray[np.float32]
+    position: dict[int, int]
+    rowids: NDArray[np.int64]
+    _masks: dict[tuple[tuple[str, str | bool], ...], NDArray[np.bool_]] = field(
+        default_factory=dict
+    )
+    centroids: NDArray[np.float32] | None = None
+    offsets: NDArray[np.int64] | None = None
+
+    @property
+    def size(self) -> int:
+        return len(self.position)
+
+    @classmethod
+    def load(cls, t: Any, kind: str, version: int, dim: int) -> _Snapshot:
+        n = t.count_rows()
+        if n == 0:
+            return cls(version, kind, {}, np.zeros((0, dim), np.float32), {}, np.zeros(0, np.int64))
+        data = t.search().select([*_META[kind], "vector"]).with_row_id(True).limit(n).to_arrow()
+        vectors = data.column("vector").combine_chunks()
+        matrix = np.asarray(vectors.values.to_numpy(zero_copy_only=False), dtype=np.float32)
+        matrix = matrix.reshape(n, dim)
+        columns = {c: np.asarray(data.column(c).to_pylist(), dtype=object) for c in _META[kind]}
+        rowids = np.asarray(data.column("_rowid").to_pylist(), dtype=np.int64)
+        centroids, offsets = None, None
+        if n >= IVF_MIN_ROWS:
+            # Rows are regrouped by partition so a probe reads contiguous memory.
+            centroids, assignment = _kmeans(matrix, int(np.sqrt(n)))
+            order = np.argsort(assignment, kind="stable")
+            matrix, rowids = matrix[order], rowids[order]
+            columns = {c: v[order] for c, v in columns.items()}
+            offsets = np.searchsorted(assignment[order], np.arange(len(centroids) + 1))
+        snapshot = cls(
+            version, kind, columns, matrix, {int(r): i for i, r in enumerate(rowids)}, rowids
+        )
+        snapshot.centroids, snapshot.offsets = centroids, offsets
+        return snapshot
+
+    def mask(self, conditions: Mapping[str, str | bool]) -> NDArray[np.bool_]:
+        """Rows meeting every equality; cached, since a few filters serve most queries."""
+        key = tuple(sorted(conditions.items()))
+        keep = self._masks.get(key)
+        if keep is None:
+            keep = np.ones(self.size, dtype=bool)
+            for column, value in conditions.items():
+                keep &= self.columns[column] == value
+            self._masks[key] = keep
+        return keep
+
+    def nearest(
+        self, q: NDArray[np.float32], k: int, conditions: Mapping[str, str | bool]
+    ) -> list[tuple[int, float]]:
+        """Top-k rows by cosine: exact on small tables, over the best IVF partitions on large."""
+        keep = self.mask(conditions)
+        if self.centroids is None or self.offsets is None:
+            candidates = np.arange(self.size)
+            scores = self.matrix @ q
+        else:
+            probes = np.argsort(-(self.centroids @ q))[:IVF_PROBES]
+            candidates = np.concatenate(
+                [np.arange(self.offsets[p], self.offsets[p + 1]) for p in probes]
+            )
+            scores = self.matrix[candidates] @ q
+        scores = np.where(keep[candidates], scores, -np.inf)
+        k = min(k, len(candidates))
+        if k == 0:
+            return []
+        top = np.argpartition(-scores, k - 1)[:k]
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [
+            (int(self.rowids[candidates[i]]), float(scores[i]))
+            for i in top
+            if np.isfinite(scores[i])
+        ]
+
+    def hit(self, kind: str, rowid: int, score: float) -> Hit:
+        i = self.position[rowid]
+        c = self.columns
+        ident = _META[kind][0]
         return Hit(
             kind={"chunks": "chunk", "figures": "figure", "references": "reference"}[kind],  # type: ignore[arg-type]
-            id=ident,
+            id=str(c[ident][i]),
             score=round(score, 5),
-            text=row.get("text", ""),
-            source=row.get("source", ""),
-            where=row.get("section", "") or "",
-            subject=row.get("subject"),
-            topic_id=row.get("topic_id") or row.get("topic"),
+            text=str(c["text"][i]),
+            source=str(c["source"][i]),
+            where=str(c.get("section", c["source"])[i] or ""),
+            subject=c["subject"][i] or None,
+            topic_id=(c["topic_id"][i] if "topic_id" in c else c["topic"][i]) or None,
         )
 
 
-def _rrf(
-    lists: Sequence[list[dict[str, Any]]], id_column: str
-) -> list[tuple[dict[str, Any], float]]:
+def _kmeans(
+    matrix: NDArray[np.float32], k: int, iterations: int = 8, seed: int = 0
+) -> tuple[NDArray[np.float32], NDArray[np.int64]]:
+    """Spherical k-means on a sample, then every row assigned to its nearest centroid."""
+    rng = np.random.default_rng(seed)
+    sample = matrix[rng.choice(len(matrix), size=min(len(matrix), 40 * k), replace=False)]
+    centroids = sample[rng.choice(len(sample), size=k, replace=False)].copy()
+    for _ in range(iterations):
+        labels = np.argmax(sample @ centroids.T, axis=1)
+        for c in range(k):
+            members = sample[labels == c]
+            if len(members):
+                mean = members.sum(axis=0)
+                centroids[c] = mean / max(float(np.linalg.norm(mean)), 1e-12)
+    assignment = np.concatenate(
+        [np.argmax(block @ centroids.T, axis=1) for block in np.array_split(matrix, 16)]
+    )
+    return centroids, assignment.astype(np.int64)
+
+
+def _rrf(lists: Sequence[list[tuple[int, float]]]) -> list[tuple[int, float]]:
     """Reciprocal-rank fusion: each list adds 1/(60 + rank) for the rows it ranks."""
-    scores: dict[str, float] = {}
-    rows: dict[str, dict[str, Any]] = {}
+    scores: dict[int, float] = {}
     for results in lists:
-        for rank, row in enumerate(results, start=1):
-            key = row[id_column]
-            scores[key] = scores.get(key, 0.0) + 1.0 / (RRF_K + rank)
-            rows.setdefault(key, row)
-    return sorted(((rows[key], s) for key, s in scores.items()), key=lambda x: -x[1])
+        for rank, (rowid, _) in enumerate(results, start=1):
+            scores[rowid] = scores.get(rowid, 0.0) + 1.0 / (RRF_K + rank)
+    return sorted(scores.items(), key=lambda x: -x[1])

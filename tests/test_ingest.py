@@ -12,7 +12,7 @@ from core.settings import REPO_ROOT, Settings
 from core.storage import LocalObjectStore
 from kb.ingest.run import Ingestor
 from kb.references import ReferenceFileError, parse_references, reference_rows
-from kb.store import KnowledgeStore, where_clause
+from kb.store import KnowledgeStore
 from kb.syllabus import Syllabus
 from kb.tagging import TopicIndex
 from tests.pdf_fixture import pdf_bytes
@@ -228,7 +228,7 @@ def test_search_modes_filters_and_figures(ingestor: Ingestor, docs: Path) -> Non
         "chunks",
         "chloroplast chlorophyll photosynthesis",
         k=10,
-        where=where_clause({"subject": "Physics"}),
+        filters={"subject": "Physics"},
     )
     assert all(h.subject == "Physics" for h in physics_only)
     figures = ks.search("figures", "ray diagram convex lens", k=5)

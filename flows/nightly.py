@@ -18,6 +18,9 @@ from kb.ingest.run import IngestReport
 from site_builder.export import ExportReport
 
 ingest_kb_task = task(steps.ingest_kb_step, name="ingest_kb", cache_policy=NO_CACHE)
+index_questions_task = task(
+    steps.index_questions_step, name="index_questions", cache_policy=NO_CACHE
+)
 fill_pool_task = task(steps.fill_pool_step, name="fill_pool", cache_policy=NO_CACHE)
 build_paper_task = task(steps.build_paper_step, name="build_daily_paper", cache_policy=NO_CACHE)
 export_task = task(steps.export_step, name="export_site", cache_policy=NO_CACHE)
@@ -38,6 +41,7 @@ def run_nightly(services: Services, date: dt.date) -> NightlyResult:
     """The nightly steps in their safe order (questions → dated paper → pointer)."""
     ingested = ingest_kb_task(services.settings, [services.settings.bundled_kb_dir])
     fill = fill_pool_task(services, date)
+    index_questions_task(services.settings)
     paper = build_paper_task(services, date)
     exported = export_task(services, paper)
     moved = publish_task(services, paper)

@@ -10,9 +10,10 @@ from pathlib import Path
 from core.records import Paper
 from core.settings import Settings
 from core.warehouse import open_warehouse
-from flows.kb_services import build_ingestor
+from flows.kb_services import build_ingestor, build_knowledge_store
 from flows.services import Services
 from kb.ingest.run import IngestReport
+from kb.store import question_rows
 from pipeline.assembly import daily_exam_id, daily_paper
 from pipeline.pool import CellReport, fill_pool, paper_needs, pool_deficits
 from site_builder.export import ExportReport, export_daily_paper, publish_daily_pointer
@@ -70,6 +71,18 @@ def fill_pool_step(services: Services, date: dt.date) -> FillSummary:
             on_progress=_log_cell,
         )
     return FillSummary(False, tuple(cells))
+
+
+def index_questions_step(settings: Settings) -> int:
+    """Add stored questions not yet in the knowledge store's near-duplicate table."""
+    kstore = build_knowledge_store(settings)
+    with open_warehouse(settings.warehouse_path) as wh:
+        known = kstore.known_ids("questions")
+        fresh = [q for q in wh.questions() if q.question_id not in known]
+    added = kstore.add_questions(question_rows(fresh, kstore.embedder))
+    kstore.build_indexes()
+    log.info("kb: %d questions added to the near-duplicate index", added)
+    return added
 
 
 def build_paper_step(services: Services, date: dt.date) -> Paper:

@@ -21,6 +21,7 @@ from lancedb.index import FTS, Bitmap, IvfFlat
 from numpy.typing import NDArray
 
 from core.providers import Embedder
+from core.records import Question
 
 SearchMode = Literal["hybrid", "vector", "fts"]
 FILTER_COLUMNS = ("subject", "unit_id", "chapter_id", "topic_id")
@@ -116,6 +117,48 @@ def reference_schema(dim: int) -> pa.Schema:
     )
 
 
+def question_schema(dim: int) -> pa.Schema:
+    """Stored questions, for near-duplicate checks of new drafts."""
+    return pa.schema(
+        [
+            pa.field("question_id", pa.string()),
+            pa.field("subject", pa.string()),
+            pa.field("unit_id", pa.string()),
+            pa.field("chapter_id", pa.string()),
+            pa.field("topic_id", pa.string()),
+            pa.field("text", pa.string()),
+            pa.field("embedding_model", pa.string()),
+            pa.field("vector", pa.list_(pa.float32(), dim)),
+        ]
+    )
+
+
+def question_text(question: Question) -> str:
+    """What a near-duplicate check compares: the stem and the options."""
+    c = question.content
+    return c.stem_markdown + "\n" + "\n".join(o.text for o in c.options)
+
+
+def question_rows(questions: Sequence[Question], embedder: Embedder) -> list[dict[str, Any]]:
+    """LanceDB rows (vectors included) for stored questions."""
+    if not questions:
+        return []
+    vectors = embedder.embed([question_text(q) for q in questions])
+    return [
+        {
+            "question_id": q.question_id,
+            "subject": q.content.tag.subject.value,
+            "unit_id": q.content.tag.unit_id,
+            "chapter_id": q.content.tag.chapter_id,
+            "topic_id": q.content.tag.topic_id,
+            "text": question_text(q),
+            "embedding_model": embedder.model_id,
+            "vector": v.tolist(),
+        }
+        for q, v in zip(questions, vectors, strict=True)
+    ]
+
+
 DOCUMENT_SCHEMA = pa.schema(
     [
         pa.field("source", pa.string()),
@@ -132,9 +175,17 @@ DOCUMENT_SCHEMA = pa.schema(
 )
 
 
+KIND_NAMES = {
+    "chunks": "chunk",
+    "figures": "figure",
+    "references": "reference",
+    "questions": "question",
+}
+
+
 @dataclass(frozen=True)
 class Hit:
-    kind: Literal["chunk", "figure", "reference"]
+    kind: Literal["chunk", "figure", "reference", "question"]
     id: str
     score: float
     text: str
@@ -155,11 +206,13 @@ class KnowledgeStore:
             "chunks": f"chunks__{slug}",
             "figures": f"figures__{slug}",
             "references": f"references__{slug}",
+            "questions": f"questions__{slug}",
         }
         self._schemas = {
             "chunks": chunk_schema(embedder.dim),
             "figures": figure_schema(embedder.dim),
             "references": reference_schema(embedder.dim),
+            "questions": question_schema(embedder.dim),
         }
         self._fts_dirty: set[str] = set()
         self._snapshots: dict[str, _Snapshot] = {}
@@ -234,20 +287,35 @@ class KnowledgeStore:
 
     def add_references(self, rows: list[dict[str, Any]]) -> int:
         """Add reference questions not already present (by ref_id)."""
-        t = self.table("references")
-        known = set(column_values(t, "ref_id"))
-        fresh = [r for r in rows if r["ref_id"] not in known]
+        return self._add_new("references", "ref_id", rows)
+
+    def add_questions(self, rows: list[dict[str, Any]]) -> int:
+        """Add stored questions not already indexed (by question_id)."""
+        return self._add_new("questions", "question_id", rows)
+
+    def known_ids(self, kind: str) -> set[str]:
+        return set(column_values(self.table(kind), _META[kind][0]))
+
+    def _add_new(self, kind: str, id_column: str, rows: list[dict[str, Any]]) -> int:
+        known = set(column_values(self.table(kind), id_column))
+        fresh = [r for r in rows if r[id_column] not in known]
         if fresh:
-            t.add(pa.Table.from_pylist(fresh, schema=self._schemas["references"]))
-            self._fts_dirty.add("references")
-            self._snapshots.pop("references", None)
+            self.table(kind).add(pa.Table.from_pylist(fresh, schema=self._schemas[kind]))
+            self._fts_dirty.add(kind)
+            self._snapshots.pop(kind, None)
         return len(fresh)
+
+    def near_duplicates(
+        self, kind: Literal["questions", "references"], text: str, threshold: float, k: int = 5
+    ) -> list[Hit]:
+        """Stored or reference questions whose vectors are at least `threshold` cosine-similar."""
+        return [h for h in self.search(kind, text, k=k, mode="vector") if h.score >= threshold]
 
     # -- indexes ----------------------------------------------------------------------------
     def build_indexes(self, force: bool = False) -> None:
         """Refresh full-text indexes of changed tables; add an IVF index once a table is large."""
         self._snapshots.clear()
-        for kind in ("chunks", "figures", "references"):
+        for kind in ("chunks", "figures", "references", "questions"):
             t = self.table(kind)
             n = t.count_rows()
             if n == 0 or (not force and kind not in self._fts_dirty and self._has_index(t, "text")):
@@ -273,7 +341,7 @@ class KnowledgeStore:
     # -- search -----------------------------------------------------------------------------
     def search(
         self,
-        kind: Literal["chunks", "figures", "references"],
+        kind: Literal["chunks", "figures", "references", "questions"],
         text: str,
         k: int = 5,
         mode: SearchMode = "hybrid",
@@ -288,7 +356,7 @@ class KnowledgeStore:
         `include_unlisted` (uncaptioned figures are left out always).
         """
         wanted = {c: v for c, v in (filters or {}).items() if v}
-        allowed = FILTER_COLUMNS if kind != "references" else ("subject",)
+        allowed = {"references": ("subject",)}.get(kind, FILTER_COLUMNS)
         if set(wanted) - set(allowed):
             raise ValueError(f"cannot filter {kind} on {sorted(set(wanted) - set(allowed))}")
         t = self.table(kind)
@@ -301,7 +369,7 @@ class KnowledgeStore:
         if snapshot.size == 0:
             return []
         conditions: dict[str, str | bool] = dict(wanted)
-        if kind != "references" and not include_unlisted:
+        if kind in ("chunks", "figures") and not include_unlisted:
             conditions["syllabus_status"] = "in_syllabus"
         if kind == "figures":
             conditions["captioned"] = True
@@ -354,6 +422,7 @@ _META = {
         "captioned",
     ],
     "references": ["ref_id", "text", "source", "subject", "topic"],
+    "questions": ["question_id", "text", *FILTER_COLUMNS],
 }
 
 
@@ -453,12 +522,12 @@ class _Snapshot:
         c = self.columns
         ident = _META[kind][0]
         return Hit(
-            kind={"chunks": "chunk", "figures": "figure", "references": "reference"}[kind],  # type: ignore[arg-type]
+            kind=KIND_NAMES[kind],  # type: ignore[arg-type]
             id=str(c[ident][i]),
             score=round(score, 5),
             text=str(c["text"][i]),
-            source=str(c["source"][i]),
-            where=str(c.get("section", c["source"])[i] or ""),
+            source=str(c["source"][i]) if "source" in c else "",
+            where=str(c["section"][i] or "") if "section" in c else "",
             subject=c["subject"][i] or None,
             topic_id=(c["topic_id"][i] if "topic_id" in c else c["topic"][i]) or None,
         )

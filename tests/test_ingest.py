@@ -281,3 +281,37 @@ def test_reference_questions_import_and_errors(tmp_path: Path, embedder) -> None
     (tmp_path / "refs.txt").write_text("question")
     with pytest.raises(ReferenceFileError, match="unknown format"):
         parse_references(tmp_path / "refs.txt")
+
+
+def test_stored_questions_are_indexed_for_near_duplicate_checks(
+    tmp_path: Path,
+    embedder,
+    syllabus: Syllabus,  # type: ignore[no-untyped-def]
+) -> None:
+    from core.ids import question_id
+    from core.records import Question, SolverVerdict
+    from kb.store import question_rows, question_text
+    from pipeline.numerical import numerical_draft
+    from pipeline.templates import TEMPLATES_BY_ID
+
+    questions = []
+    for seed in range(3):
+        draft = numerical_draft(TEMPLATES_BY_ID["phy-kinetic-energy"], seed, syllabus)
+        assert draft is not None
+        questions.append(
+            Question(
+                question_id=question_id(draft.content),
+                content=draft.content,
+                provenance=draft.provenance,
+                verdict=SolverVerdict(solver="s", choice=draft.content.correct_key, confidence=1.0),
+            )
+        )
+    ks = KnowledgeStore(str(tmp_path / "lancedb"), embedder)
+    assert ks.add_questions(question_rows(questions, embedder)) == 3
+    assert ks.add_questions(question_rows(questions, embedder)) == 0
+    ks.build_indexes()
+    dupes = ks.near_duplicates("questions", question_text(questions[0]), threshold=0.9)
+    assert dupes[0].id == questions[0].question_id and dupes[0].score > 0.999
+    assert ks.near_duplicates("questions", "Which hormone lowers blood sugar?", 0.9) == []
+    hits = ks.search("questions", "kinetic energy", filters={"topic_id": "phy-kinetic-energy"})
+    assert hits and all(h.topic_id == "phy-kinetic-energy" for h in hits)

@@ -6,9 +6,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import numpy as np
@@ -23,6 +21,7 @@ from kb.embeddings import (
     cosine_top_k,
     load_static_embedder,
 )
+from tests.fake_openai import FakeOpenAI, serving
 
 MODEL_DIR = REPO_ROOT / "data" / "models" / "minilm-l6-static"
 
@@ -153,60 +152,25 @@ def fake_vector(text: str, dim: int) -> np.ndarray:
     return (np.random.default_rng(seed).normal(size=dim) * 7).astype(np.float32)
 
 
-class FakeOpenAI(ThreadingHTTPServer):
-    def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), FakeHandler)
-        self.requests: list[dict[str, Any]] = []
-
-
-class FakeHandler(BaseHTTPRequestHandler):
-    server: FakeOpenAI
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-    def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        if self.path != "/v1/embeddings" or self.headers.get("Authorization") != "Bearer test":
-            self._send(404, {"error": {"message": f"no route {self.path}", "type": "invalid"}})
-            return
-        self.server.requests.append(body)
-        dim = FAKE_DIMS.get(body["model"], FAKE_DEFAULT_DIM)
-        data = []
-        for index, text in enumerate(body["input"]):
-            vector = fake_vector(text, dim)
-            if body.get("encoding_format") == "base64":
-                embedding: Any = base64.b64encode(vector.astype("<f4").tobytes()).decode()
-            else:
-                embedding = vector.tolist()
-            data.append({"object": "embedding", "index": index, "embedding": embedding})
-        data.reverse()  # the client must order by `index`, not by position
-        usage = {"prompt_tokens": len(body["input"]), "total_tokens": len(body["input"])}
-        self._send(200, {"object": "list", "model": body["model"], "data": data, "usage": usage})
-
-    def _send(self, status: int, payload: dict[str, Any]) -> None:
-        raw = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(raw)))
-        self.end_headers()
-        self.wfile.write(raw)
+def embeddings_route(server: FakeOpenAI, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    dim = FAKE_DIMS.get(body["model"], FAKE_DEFAULT_DIM)
+    data = []
+    for index, text in enumerate(body["input"]):
+        vector = fake_vector(text, dim)
+        if body.get("encoding_format") == "base64":
+            embedding: Any = base64.b64encode(vector.astype("<f4").tobytes()).decode()
+        else:
+            embedding = vector.tolist()
+        data.append({"object": "embedding", "index": index, "embedding": embedding})
+    data.reverse()  # the client must order by `index`, not by position
+    usage = {"prompt_tokens": len(body["input"]), "total_tokens": len(body["input"])}
+    return 200, {"object": "list", "model": body["model"], "data": data, "usage": usage}
 
 
 @pytest.fixture
 def fake_openai() -> Iterator[tuple[FakeOpenAI, openai.OpenAI]]:
-    server = FakeOpenAI()
-    thread = threading.Thread(target=server.serve_forever, args=(0.01,), daemon=True)
-    thread.start()
-    port = server.server_address[1]
-    client = openai.OpenAI(base_url=f"http://127.0.0.1:{port}/v1", api_key="test", max_retries=0)
-    try:
-        yield server, client
-    finally:
-        client.close()
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    with serving({"/v1/embeddings": embeddings_route}) as running:
+        yield running
 
 
 def expected(texts: list[str], dim: int) -> np.ndarray:
@@ -263,8 +227,7 @@ def test_openai_rejects_wrong_dim_and_empty_text(fake_openai: tuple[FakeOpenAI, 
 
 def test_openai_http_errors_surface(fake_openai: tuple[FakeOpenAI, Any]) -> None:
     server, _ = fake_openai
-    port = server.server_address[1]
-    wrong_key = openai.OpenAI(base_url=f"http://127.0.0.1:{port}/v1", api_key="nope", max_retries=0)
+    wrong_key = server.client(api_key="nope")
     with pytest.raises(openai.NotFoundError):
         OpenAIEmbedder(wrong_key, model="fake-embed").embed(["hello"])
     wrong_key.close()

@@ -28,6 +28,9 @@ class QuestionFormat(StrEnum):
     SINGLE_CORRECT = "single_correct"
     NUMERICAL = "numerical"
     INCORRECT_PAIR = "incorrect_pair"
+    TWO_STATEMENTS = "two_statements"
+    MATCH_LIST = "match_list"
+    HOW_MANY_CORRECT = "how_many_correct"
 
 
 class Verdict(StrEnum):

@@ -33,14 +33,58 @@ class FactFormat:
     kind: str
     difficulty: Difficulty
     reason: str
+    question_format: QuestionFormat
 
 
-FORWARD = FactFormat("forward", Difficulty.EASY, "single recall: one fact, asked directly")
-REVERSE = FactFormat("reverse", Difficulty.MEDIUM, "recall in reverse: from property to member")
-ODD_PAIR = FactFormat(
-    "incorrect_pair", Difficulty.HARD, "four pairings to check, one of them false"
+FORWARD = FactFormat(
+    "forward",
+    Difficulty.EASY,
+    "single recall: one fact, asked directly",
+    QuestionFormat.SINGLE_CORRECT,
 )
-FORMATS_BY_DIFFICULTY = {f.difficulty: f for f in (FORWARD, REVERSE, ODD_PAIR)}
+REVERSE = FactFormat(
+    "reverse",
+    Difficulty.MEDIUM,
+    "recall in reverse: from property to member",
+    QuestionFormat.SINGLE_CORRECT,
+)
+TWO_STATEMENTS = FactFormat(
+    "two_statements",
+    Difficulty.MEDIUM,
+    "two independent claims, each to be judged true or false",
+    QuestionFormat.TWO_STATEMENTS,
+)
+ODD_PAIR = FactFormat(
+    "incorrect_pair",
+    Difficulty.HARD,
+    "four pairings to check, one of them false",
+    QuestionFormat.INCORRECT_PAIR,
+)
+MATCH_LIST = FactFormat(
+    "match_list",
+    Difficulty.HARD,
+    "four pairings to recall at once and code as a matching",
+    QuestionFormat.MATCH_LIST,
+)
+HOW_MANY = FactFormat(
+    "how_many_correct",
+    Difficulty.HARD,
+    "four pairings to judge, and every one counts",
+    QuestionFormat.HOW_MANY_CORRECT,
+)
+FORMATS_BY_DIFFICULTY: dict[Difficulty, tuple[FactFormat, ...]] = {
+    Difficulty.EASY: (FORWARD,),
+    Difficulty.MEDIUM: (REVERSE, TWO_STATEMENTS),
+    Difficulty.HARD: (ODD_PAIR, MATCH_LIST, HOW_MANY),
+}
+TWO_STATEMENT_OPTIONS = (
+    "Both Statement I and Statement II are correct",
+    "Both Statement I and Statement II are incorrect",
+    "Statement I is correct but Statement II is incorrect",
+    "Statement I is incorrect but Statement II is correct",
+)
+COUNT_OPTIONS = ("One", "Two", "Three", "Four")
+ROMAN = ("I", "II", "III", "IV")
 
 
 def _as_question(stem: str) -> str:
@@ -81,7 +125,7 @@ def _draft(
         tag=syllabus.topic(table.topic_id).tag,
         difficulty=fmt.difficulty,
         difficulty_reason=fmt.reason,
-        format=QuestionFormat.INCORRECT_PAIR if fmt is ODD_PAIR else QuestionFormat.SINGLE_CORRECT,
+        format=fmt.question_format,
         stem_markdown=stem,
         options=tuple(Option(key=k, text=t) for k, t in zip(OPTION_KEYS, options, strict=True)),  # type: ignore[arg-type]
         correct_key=OPTION_KEYS[options.index(correct)],
@@ -173,16 +217,179 @@ def odd_pair_draft(
     )
 
 
-def fact_drafts(
-    table: FactTable, difficulty: Difficulty, kb: KnowledgeBase, syllabus: Syllabus
+def statement(table: FactTable, entity: str, value: str) -> str | None:
+    """A fact (true or not) as a declarative sentence, when the forward stem reads as one."""
+    stem = table.forward_stem.strip()
+    if stem.endswith(("?", ":")):
+        return None
+    text = f"{stem.format(entity=entity)} {value}."
+    return text[0].upper() + text[1:]
+
+
+def _wrong_value(table: FactTable, entity: str, rng: random.Random, avoid: set[str]) -> str | None:
+    pool = sorted({f.value for f in table.facts} - avoid)
+    pool = [v for v in pool if not table.is_fact(entity, v)]
+    return rng.choice(pool) if pool else None
+
+
+def _distinct_entity_facts(table: FactTable, n: int, rng: random.Random) -> list[Fact] | None:
+    by_entity: dict[str, list[Fact]] = {}
+    for f in table.facts:
+        by_entity.setdefault(f.entity, []).append(f)
+    if len(by_entity) < n:
+        return None
+    return [rng.choice(by_entity[e]) for e in rng.sample(sorted(by_entity), n)]
+
+
+def _right_values(table: FactTable, entity: str) -> str:
+    return ", ".join(f.value for f in table.facts if f.entity == entity)
+
+
+def two_statements_draft(
+    table: FactTable, seed: int, kb: KnowledgeBase, syllabus: Syllabus
+) -> Draft | None:
+    """Statement I / Statement II, each true or false; the four combinations take turns."""
+    rng = random.Random(digest(["two", table.relation_id, seed]))
+    facts = _distinct_entity_facts(table, 2, rng)
+    if facts is None or statement(table, "x", "y") is None:
+        return None
+    truths = [(True, True), (False, False), (True, False), (False, True)][seed % 4]
+    shown, notes = [], []
+    for label, fact, true in zip(("I", "II"), facts, truths, strict=True):
+        value = fact.value if true else _wrong_value(table, fact.entity, rng, set())
+        if value is None:
+            return None
+        shown.append(statement(table, fact.entity, value))
+        verdict = (
+            "correct"
+            if true
+            else (f"incorrect: {fact.entity} goes with {_right_values(table, fact.entity)}")
+        )
+        notes.append(f"Statement {label} is {verdict}.\n\n{_evidence(kb, fact)}")
+    stem = (
+        "Given below are two statements:\n\n"
+        f"**Statement I:** {shown[0]}\n\n**Statement II:** {shown[1]}\n\n"
+        "In the light of the above statements, choose the correct answer from the options given "
+        "below:"
+    )
+    correct = TWO_STATEMENT_OPTIONS[seed % 4]
+    return _draft(
+        table,
+        syllabus,
+        TWO_STATEMENTS,
+        stem,
+        list(TWO_STATEMENT_OPTIONS),
+        correct,
+        "\n\n".join(notes),
+        tuple(f.chunk_id for f in facts),
+        f"seed={seed}",
+    )
+
+
+def match_list_draft(
+    table: FactTable, seed: int, kb: KnowledgeBase, syllabus: Syllabus
+) -> Draft | None:
+    """Match List-I (entities) with List-II (values); options are codings like A-II, B-IV…"""
+    rng = random.Random(digest(["match", table.relation_id, seed]))
+    facts = _distinct_entity_facts(table, 4, rng)
+    if facts is None or len({f.value for f in facts}) < 4:
+        return None
+    if any(table.is_fact(a.entity, b.value) for a in facts for b in facts if a is not b):
+        return None  # a second valid matching would make two options right
+    values = [f.value for f in facts]
+    rng.shuffle(values)
+    truth = [ROMAN[values.index(f.value)] for f in facts]
+
+    def code(assignment: list[str]) -> str:
+        return ", ".join(f"{k}-{r}" for k, r in zip("ABCD", assignment, strict=True))
+
+    codings = {code(truth)}
+    while len(codings) < 4:
+        wrong = truth[:]
+        rng.shuffle(wrong)
+        codings.add(code(wrong))
+    options = sorted(codings)
+    rng.shuffle(options)
+    rows = "\n".join(
+        f"| {k}. | {f.entity} | {r}. | {v} |"
+        for k, f, r, v in zip("ABCD", facts, ROMAN, values, strict=True)
+    )
+    stem = (
+        "Match List-I with List-II:\n\n"
+        f"| | List-I ({table.entity_label}) | | List-II ({table.value_label}) |\n"
+        f"|---|---|---|---|\n{rows}\n\n"
+        "Choose the correct answer from the options given below:"
+    )
+    explanation = "\n\n".join(
+        f"**{k}. {f.entity}** — {r}. {f.value}\n\n{_evidence(kb, f)}"
+        for k, f, r in zip("ABCD", facts, truth, strict=True)
+    )
+    return _draft(
+        table,
+        syllabus,
+        MATCH_LIST,
+        stem,
+        options,
+        code(truth),
+        explanation,
+        tuple(f.chunk_id for f in facts),
+        f"seed={seed}",
+    )
+
+
+def how_many_draft(
+    table: FactTable, seed: int, kb: KnowledgeBase, syllabus: Syllabus
+) -> Draft | None:
+    """How many of four pairings are correct? The count (one to four) takes turns by seed."""
+    rng = random.Random(digest(["count", table.relation_id, seed]))
+    facts = _distinct_entity_facts(table, 4, rng)
+    if facts is None:
+        return None
+    n_true = 1 + seed % 4
+    pairs, notes = [], []
+    for i, fact in enumerate(facts):
+        value = fact.value if i < n_true else _wrong_value(table, fact.entity, rng, set())
+        if value is None:
+            return None
+        pairs.append((fact, value, i < n_true))
+    rng.shuffle(pairs)
+    sep = table.pair_separator
+    lines = "\n".join(
+        f"- ({c}) {f.entity}{sep}{v}" for c, (f, v, _) in zip("abcd", pairs, strict=True)
+    )
+    for c, (f, v, true) in zip("abcd", pairs, strict=True):
+        verdict = "correct" if true else f"incorrect: it goes with {_right_values(table, f.entity)}"
+        notes.append(f"({c}) {f.entity}{sep}{v} is {verdict}.")
+    stem = (
+        f"How many of the following pairs ({table.entity_label}{sep}{table.value_label}) are "
+        f"correctly matched?\n\n{lines}"
+    )
+    explanation = "\n\n".join(notes) + "\n\n" + "\n\n".join(_evidence(kb, f) for f, _, _ in pairs)
+    return _draft(
+        table,
+        syllabus,
+        HOW_MANY,
+        stem,
+        list(COUNT_OPTIONS),
+        COUNT_OPTIONS[n_true - 1],
+        explanation,
+        tuple(f.chunk_id for f, _, _ in pairs),
+        f"seed={seed}",
+    )
+
+
+def _format_drafts(
+    table: FactTable, fmt: FactFormat, kb: KnowledgeBase, syllabus: Syllabus
 ) -> Iterator[Draft]:
-    """Every draft this table offers at a difficulty, in a fixed order."""
-    fmt = FORMATS_BY_DIFFICULTY[difficulty]
-    if table.topic_id is None or syllabus.topic(table.topic_id).deleted:
-        return
-    if fmt is ODD_PAIR:
+    seeded = {
+        ODD_PAIR: odd_pair_draft,
+        TWO_STATEMENTS: two_statements_draft,
+        MATCH_LIST: match_list_draft,
+        HOW_MANY: how_many_draft,
+    }
+    if fmt in seeded:
         for seed in range(2 * len(table.facts)):
-            d = odd_pair_draft(table, seed, kb, syllabus)
+            d = seeded[fmt](table, seed, kb, syllabus)
             if d is not None:
                 yield d
         return
@@ -191,6 +398,22 @@ def fact_drafts(
         d = single_correct_draft(table, fact, fmt, kb, syllabus)
         if d is not None:
             yield d
+
+
+def fact_drafts(
+    table: FactTable, difficulty: Difficulty, kb: KnowledgeBase, syllabus: Syllabus
+) -> Iterator[Draft]:
+    """Every draft this table offers at a difficulty, its formats taking turns, in a fixed order."""
+    if table.topic_id is None or syllabus.topic(table.topic_id).deleted:
+        return
+    streams = [_format_drafts(table, f, kb, syllabus) for f in FORMATS_BY_DIFFICULTY[difficulty]]
+    while streams:
+        for stream in list(streams):
+            item = next(stream, None)
+            if item is None:
+                streams.remove(stream)
+            else:
+                yield item
 
 
 PAIR_SPLIT = re.compile(r"\s+[—–]\s+")

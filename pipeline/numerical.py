@@ -74,7 +74,7 @@ class NumericalTemplate:
 
     def sample(self, rng: random.Random) -> dict[str, float] | None:
         """Shown values of every given (None when the draw is physically meaningless)."""
-        for _ in range(20):
+        for _ in range(200):  # rejection sampling; `accept` may keep only a few combinations
             shown = {q.symbol: rng.choice(q.choices) for q in self.givens}
             if self.accept(self.si(shown)):
                 return shown

@@ -9,6 +9,7 @@ option (or, for "incorrectly matched" questions, the only unsupported one).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 
@@ -106,8 +107,108 @@ def _pair_support(index: SentenceIndex, text: str) -> float:
     return best
 
 
+TRUE_AT = 0.999  # a claim whose every word one sentence holds
+FALSE_BELOW = 0.75  # a claim most of whose distinctive words no sentence holds together
+_STATEMENT = re.compile(r"\*\*Statement (I|II):\*\*\s*(.+)")
+_LIST_ROW = re.compile(r"^\|\s*([A-D])\.\s*\|\s*(.+?)\s*\|\s*([IV]+)\.\s*\|\s*(.+?)\s*\|\s*$", re.M)
+_CODE = re.compile(r"([A-D])-([IV]+)")
+_COUNTED = re.compile(r"^- \(([a-d])\)\s*(.+)$", re.M)
+_COUNT_WORDS = {"One": 1, "Two": 2, "Three": 3, "Four": 4}
+
+
+def _abstain(note: str) -> SolverAnswer:
+    return SolverAnswer(solver=SOLVER_NAME, choice=None, confidence=0.0, note=note)
+
+
+def _truth(score: float) -> bool | None:
+    """True, False, or None when the evidence is too unclear to call."""
+    if score >= TRUE_AT:
+        return True
+    if score < FALSE_BELOW:
+        return False
+    return None
+
+
+def _claim_support(index: SentenceIndex, claim: str) -> float:
+    """Best share of a claim's words (by weight) that one sentence holds."""
+    tokens = content_tokens(claim)
+    total = index.weight(tokens)
+    if not tokens:
+        return 0.0
+    return max((index.weight(tokens & s.tokens) / total for s in index.sentences), default=0.0)
+
+
+def _two_statements(view: SolverView, index: SentenceIndex) -> SolverAnswer:
+    claims = dict(_STATEMENT.findall(view.stem_markdown))
+    if set(claims) != {"I", "II"}:
+        return _abstain("cannot read the two statements")
+    truths = [_truth(_claim_support(index, claims[k])) for k in ("I", "II")]
+    if None in truths:
+        return _abstain(f"statement support unclear {truths}")
+    wanted = {
+        (True, True): "Both Statement I and Statement II are correct",
+        (False, False): "Both Statement I and Statement II are incorrect",
+        (True, False): "Statement I is correct but Statement II is incorrect",
+        (False, True): "Statement I is incorrect but Statement II is correct",
+    }[(bool(truths[0]), bool(truths[1]))]
+    match = [o.key for o in view.options if o.text == wanted]
+    return (
+        SolverAnswer(solver=SOLVER_NAME, choice=match[0], confidence=1.0)
+        if match
+        else _abstain("no option states the combination")
+    )
+
+
+def _pair_tokens_support(index: SentenceIndex, left: str, right: str) -> float:
+    return _pair_support(index, f"{left} — {right}")
+
+
+def _match_list(view: SolverView, index: SentenceIndex) -> SolverAnswer:
+    rows = _LIST_ROW.findall(view.stem_markdown)
+    if len(rows) != 4:
+        return _abstain("cannot read the two lists")
+    entities = {k: e for k, e, _, _ in rows}
+    values = {r: v for _, _, r, v in rows}
+    scored = []
+    for option in view.options:
+        code = dict(_CODE.findall(option.text))
+        if set(code) != set(entities) or set(code.values()) != set(values):
+            return _abstain(f"cannot read option {option.key}")
+        total = sum(_pair_tokens_support(index, entities[k], values[r]) for k, r in code.items())
+        scored.append((total, option.key))
+    scored.sort(reverse=True)
+    (best, key), (second, _) = scored[0], scored[1]
+    if best < 4 * TRUE_AT - 1e-9 or best - second < 0.5:
+        return _abstain(f"matching support {[round(x, 2) for x, _ in scored]}")
+    return SolverAnswer(
+        solver=SOLVER_NAME, choice=key, confidence=round(min(1.0, (best - second) / 2), 4)
+    )
+
+
+def _how_many(view: SolverView, index: SentenceIndex) -> SolverAnswer:
+    pairs = _COUNTED.findall(view.stem_markdown)
+    if len(pairs) != 4:
+        return _abstain("cannot read the four pairs")
+    truths = [_truth(_pair_support(index, text)) for _, text in pairs]
+    if None in truths:
+        return _abstain(f"pair support unclear {truths}")
+    count = sum(bool(t) for t in truths)
+    match = [o.key for o in view.options if _COUNT_WORDS.get(o.text.strip()) == count]
+    return (
+        SolverAnswer(solver=SOLVER_NAME, choice=match[0], confidence=1.0)
+        if match
+        else _abstain(f"no option says {count}")
+    )
+
+
 def fact_answer(view: SolverView, index: SentenceIndex) -> SolverAnswer:
     """Answer a fact question from chunk sentences alone."""
+    if view.format is QuestionFormat.TWO_STATEMENTS:
+        return _two_statements(view, index)
+    if view.format is QuestionFormat.MATCH_LIST:
+        return _match_list(view, index)
+    if view.format is QuestionFormat.HOW_MANY_CORRECT:
+        return _how_many(view, index)
     if view.format is QuestionFormat.INCORRECT_PAIR:
         scores = [_pair_support(index, o.text) for o in view.options]
         order = sorted(range(4), key=lambda i: scores[i])

@@ -587,5 +587,10 @@ CHEMISTRY: tuple[NumericalTemplate, ...] = (
     ),
 )
 
-TEMPLATES: tuple[NumericalTemplate, ...] = PHYSICS + CHEMISTRY
+from pipeline.templates_chemistry import CHEMISTRY_MORE  # noqa: E402
+from pipeline.templates_physics import PHYSICS_MORE  # noqa: E402
+
+TEMPLATES: tuple[NumericalTemplate, ...] = PHYSICS + PHYSICS_MORE + CHEMISTRY + CHEMISTRY_MORE
+if len({t.template_id for t in TEMPLATES}) != len(TEMPLATES):
+    raise ValueError("duplicate template ids")
 TEMPLATES_BY_ID = {t.template_id: t for t in TEMPLATES}

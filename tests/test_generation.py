@@ -154,9 +154,10 @@ def test_odd_pair_questions_have_exactly_one_false_pair(
     kb: KnowledgeBase, syllabus: Syllabus
 ) -> None:
     for table in kb.fact_tables:
-        for draft in islice(fact_drafts(table, "Hard", kb, syllabus), 5):
+        hard = fact_drafts(table, Difficulty.HARD, kb, syllabus)
+        pairs = [d for d in hard if d.content.format is QuestionFormat.INCORRECT_PAIR]
+        for draft in pairs[:5]:
             c = draft.content
-            assert c.format is QuestionFormat.INCORRECT_PAIR
             truth = []
             for o in c.options:
                 entity, value = o.text.split(table.pair_separator)
@@ -184,3 +185,58 @@ def test_the_fact_solver_is_not_a_rubber_stamp(
         attempt, _ = judged(bad, solver.solve(solver_view(bad)))
         wrongly_accepted += attempt.verdict is Verdict.ACCEPTED
     assert wrongly_accepted == 0, f"{wrongly_accepted}/{len(drafts)} wrong keys accepted"
+
+
+NEW_FORMATS = {
+    "two_statements": ("two_statements_draft", QuestionFormat.TWO_STATEMENTS),
+    "match_list": ("match_list_draft", QuestionFormat.MATCH_LIST),
+    "how_many_correct": ("how_many_draft", QuestionFormat.HOW_MANY_CORRECT),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NEW_FORMATS))
+def test_every_neet_format_is_sound_and_gated(
+    name: str, kb: KnowledgeBase, syllabus: Syllabus, solver: OfflineSolver
+) -> None:
+    import pipeline.facts as facts
+
+    make = getattr(facts, NEW_FORMATS[name][0])
+    drafts = [d for t in kb.fact_tables for s in range(4) if (d := make(t, s, kb, syllabus))]
+    assert len(drafts) >= 100
+    accepted = 0
+    for d in drafts:
+        assert d.content.format is NEW_FORMATS[name][1]
+        attempt, _ = judged(d, solver.solve(solver_view(d)))
+        accepted += attempt.verdict is Verdict.ACCEPTED
+        wrong = "B" if d.content.correct_key == "A" else "A"
+        bad = d.model_copy(update={"content": d.content.model_copy(update={"correct_key": wrong})})
+        assert judged(bad, solver.solve(solver_view(bad)))[0].verdict is Verdict.REJECTED
+    assert accepted / len(drafts) >= 0.4, f"{accepted}/{len(drafts)}"
+
+
+def test_two_statement_keys_follow_the_truth_of_each_statement(
+    kb: KnowledgeBase, syllabus: Syllabus
+) -> None:
+    from pipeline.facts import TWO_STATEMENT_OPTIONS, two_statements_draft
+
+    table = next(t for t in kb.fact_tables if t.relation_id == "zoo-disease-pathogen")
+    keys = {two_statements_draft(table, s, kb, syllabus).content.correct_key for s in range(4)}  # type: ignore[union-attr]
+    assert keys == {"A", "B", "C", "D"}
+    assert len(TWO_STATEMENT_OPTIONS) == 4
+
+
+def test_a_missing_answer_makes_the_solver_abstain(
+    syllabus: Syllabus, solver: OfflineSolver
+) -> None:
+    draft = a_draft(syllabus)
+    c = draft.content
+    decoy = next(o.text for o in c.options if o.key != c.correct_key)
+    options = tuple(
+        Option(key=o.key, text=("$0.000123\\ \\mathrm{J}$" if o.key == c.correct_key else o.text))
+        for o in c.options
+    )
+    assert decoy
+    bad = draft.model_copy(update={"content": c.model_copy(update={"options": options})})
+    attempt, _ = judged(bad, solver.solve(solver_view(bad)))
+    assert attempt.rejection_reason is not None
+    assert attempt.rejection_reason.startswith("solver_abstained: 0 options")

@@ -2,6 +2,618 @@
 
 from __future__ import annotations
 
-from pipeline.numerical import NumericalTemplate
+import math
 
-CHEMISTRY_MORE: tuple[NumericalTemplate, ...] = ()
+from core.records import Difficulty, Subject
+from pipeline.numerical import NumericalTemplate, Quantity, span
+
+E, M, H = Difficulty.EASY, Difficulty.MEDIUM, Difficulty.HARD
+CHE = Subject.CHEMISTRY
+Q = Quantity
+
+GMOL = r"\mathrm{g\,mol^{-1}}"
+MOLL = r"\mathrm{mol\,L^{-1}}"
+KJMOL = r"\mathrm{kJ\,mol^{-1}}"
+R_LATM = Q("R", "R", r"\mathrm{L\,atm\,K^{-1}\,mol^{-1}}", choices=(0.0821,))
+R_SI = Q("R", "R", r"\mathrm{J\,K^{-1}\,mol^{-1}}", choices=(8.314,))
+BUFFER_CONCS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0)
+FARADAY = Q("F", "F", r"\mathrm{C\,mol^{-1}}", choices=(96500.0,))
+
+
+def _sci(mantissas: tuple[float, ...], exponents: tuple[int, ...]) -> tuple[float, ...]:
+    """Values a × 10^e, rounded to dodge float noise."""
+    return tuple(round(a * 10.0**e, 12 - e) for e in exponents for a in mantissas)
+
+
+# Molar mass and nitrogen atoms per formula unit of real nitrogen compounds (urea, NH3, NH4NO3,
+# glycine, (NH4)2SO4, HNO3, pyridine, aniline, KNO3, NH4Cl, N2H4, melamine, NaNO3, Ca(NO3)2,
+# NO2, N2O, N2O5, HCN, nitrobenzene, NaN3, hexamine), so every draw describes a real substance.
+NITROGEN_COMPOUNDS = {
+    (60.0, 2.0),
+    (17.0, 1.0),
+    (80.0, 2.0),
+    (75.0, 1.0),
+    (132.0, 2.0),
+    (63.0, 1.0),
+    (79.0, 1.0),
+    (93.0, 1.0),
+    (101.0, 1.0),
+    (53.5, 1.0),
+    (32.0, 2.0),
+    (126.0, 6.0),
+    (85.0, 1.0),
+    (164.0, 2.0),
+    (46.0, 1.0),
+    (44.0, 2.0),
+    (108.0, 2.0),
+    (27.0, 1.0),
+    (123.0, 1.0),
+    (65.0, 3.0),
+    (140.0, 4.0),
+}
+
+# ---------------------------------------------------------------- u01 Some Basic Concepts
+U01: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "che-percent-nitrogen",
+        CHE,
+        "che-percentage-composition",
+        E,
+        "one step: mass of nitrogen per mole over the molar mass, as a percentage",
+        givens=(
+            Q("Mm", "M", GMOL, choices=tuple(sorted({m for m, _ in NITROGEN_COMPOUNDS}))),
+            Q("k", r"n_{\mathrm{N}}", choices=(1.0, 2.0, 3.0, 4.0, 6.0)),
+            Q("AN", r"M_{\mathrm{N}}", GMOL, choices=(14.0,)),
+        ),
+        unknown=Q("pct", r"w_{\mathrm{N}}", r"\%"),
+        relation="Eq(pct*Mm, 100*k*AN)",
+        compute=lambda p: 100 * p["k"] * p["AN"] / p["Mm"],
+        mistakes=(
+            ("ignoring the number of N atoms", lambda p: 100 * p["AN"] / p["Mm"]),
+            (
+                "dividing by the mass of the rest of the compound",
+                lambda p: 100 * p["k"] * p["AN"] / (p["Mm"] - p["k"] * p["AN"]),
+            ),
+            ("using the atomic number 7 for nitrogen", lambda p: 100 * p["k"] * 7 / p["Mm"]),
+            (
+                "counting 28 g (N₂) per nitrogen atom",
+                lambda p: 100 * p["k"] * 2 * p["AN"] / p["Mm"],
+            ),
+        ),
+        stem="A nitrogen compound has molar mass {Mm}, and the number of nitrogen atoms in each "
+        "of its formula units is {k}. Taking {AN}, the percentage by mass of nitrogen in the "
+        "compound is",
+        method="Mass of nitrogen in one mole $= {k} \\times {AN}$ g, so "
+        "$w_{{\\mathrm{{N}}}} = \\dfrac{{{k} \\times {AN}}}{{{Mm}}} \\times 100$ $=$ {answer}.",
+        accept=lambda p: (p["Mm"], p["k"]) in NITROGEN_COMPOUNDS,
+    ),
+    NumericalTemplate(
+        "che-limiting-reagent-ammonia",
+        CHE,
+        "che-stoichiometry",
+        M,
+        "moles of both reactants, find the limiting one with the 1 : 3 ratio, then 1 : 2 to NH₃",
+        givens=(
+            Q("mN", r"m_{\mathrm{N_2}}", r"\mathrm{g}", choices=span(14, 140, 7)),
+            Q("MN", r"M_{\mathrm{N_2}}", GMOL, choices=(28.0,)),
+            Q("mH", r"m_{\mathrm{H_2}}", r"\mathrm{g}", choices=span(1, 30, 1)),
+            Q("MH", r"M_{\mathrm{H_2}}", GMOL, choices=(2.0,)),
+            Q("MA", r"M_{\mathrm{NH_3}}", GMOL, choices=(17.0,)),
+        ),
+        unknown=Q("m", r"m_{\mathrm{NH_3}}", r"\mathrm{g}"),
+        relation="Eq(m, 2*MA*Min(mN/MN, mH/(3*MH)))",
+        compute=lambda p: 2 * p["MA"] * min(p["mN"] / p["MN"], p["mH"] / (3 * p["MH"])),
+        mistakes=(
+            (
+                "basing the yield on the reagent in excess",
+                lambda p: 2 * p["MA"] * max(p["mN"] / p["MN"], p["mH"] / (3 * p["MH"])),
+            ),
+            (
+                "missing the 2 in 2NH₃",
+                lambda p: p["MA"] * min(p["mN"] / p["MN"], p["mH"] / (3 * p["MH"])),
+            ),
+            (
+                "comparing moles of N₂ and H₂ directly, ignoring the 1 : 3 ratio",
+                lambda p: 2 * p["MA"] * min(p["mN"] / p["MN"], p["mH"] / p["MH"]),
+            ),
+            ("adding the reactant masses", lambda p: p["mN"] + p["mH"]),
+        ),
+        stem="A mass {mN} of N₂ ({MN}) is mixed with a mass {mH} of H₂ ({MH}), and the mixture "
+        "reacts as far as possible according to N₂(g) + 3H₂(g) → 2NH₃(g). Taking {MA}, the mass "
+        "of ammonia formed is",
+        method="Moles: $n_{{\\mathrm{{N_2}}}} = {mN}/{MN}$ and $n_{{\\mathrm{{H_2}}}} = {mH}/{MH}$. "
+        "One mole of N₂ needs three moles of H₂, so N₂ can give at most "
+        "$2n_{{\\mathrm{{N_2}}}}$ mol of NH₃ and H₂ at most $\\tfrac{{2}}{{3}}n_{{\\mathrm{{H_2}}}}$ "
+        "mol; the smaller amount is set by the limiting reagent. Then "
+        "$m = 2 \\times {MA} \\times \\min\\left(n_{{\\mathrm{{N_2}}}}, "
+        "\\tfrac{{1}}{{3}}n_{{\\mathrm{{H_2}}}}\\right)$ $=$ {answer}.",
+        # the limiting reagent must be clear-cut (not a near-stoichiometric mixture)
+        accept=lambda p: not 0.8 <= (p["mH"] / (3 * p["MH"])) / (p["mN"] / p["MN"]) <= 1.25,
+    ),
+)
+
+# ---------------------------------------------------------------- u02 Atomic Structure
+U02: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "che-photon-energy-frequency",
+        CHE,
+        "che-quantum-theory-of-radiation",
+        E,
+        "one step: Planck's relation E = hν",
+        givens=(
+            Q(
+                "nu",
+                r"\nu",
+                r"\mathrm{Hz}",
+                choices=_sci(span(4.0, 9.5, 0.5), (14,)) + _sci(span(1.0, 3.0, 0.5), (15,)),
+            ),
+            Q("h", "h", r"\mathrm{J\,s}", choices=(6.626e-34,)),
+        ),
+        unknown=Q("En", "E", r"\mathrm{J}"),
+        relation="Eq(En, h*nu)",
+        compute=lambda p: p["h"] * p["nu"],
+        mistakes=(
+            ("using ħ = h/2π instead of h", lambda p: p["h"] * p["nu"] / (2 * math.pi)),
+            ("dividing, E = h/ν", lambda p: p["h"] / p["nu"]),
+            ("treating ν as a wavelength, E = hc/ν", lambda p: p["h"] * 3.0e8 / p["nu"]),
+        ),
+        stem="Electromagnetic radiation of frequency {nu} falls on a metal surface. Taking {h}, "
+        "the energy of one photon of this radiation is",
+        method="By Planck's quantum theory, $E = h\\nu = ({h})({nu})$ $=$ {answer}.",
+    ),
+    NumericalTemplate(
+        "che-rydberg-wavelength",
+        CHE,
+        "che-hydrogen-atomic-spectrum",
+        H,
+        "difference of inverse squares, a reciprocal, and a metre-to-nanometre conversion",
+        givens=(
+            Q("ni", "n_i", choices=(2.0, 3.0, 4.0, 5.0, 6.0)),
+            Q("nf", "n_f", choices=(1.0, 2.0, 3.0)),
+            Q("RH", r"R_{\mathrm{H}}", r"\mathrm{m^{-1}}", choices=(1.097e7,)),
+        ),
+        unknown=Q("lam", r"\lambda", r"\mathrm{nm}", si=1e-9),
+        relation="Eq(1/lam, RH*(1/nf**2 - 1/ni**2))",
+        compute=lambda p: 1 / (p["RH"] * (1 / p["nf"] ** 2 - 1 / p["ni"] ** 2)),
+        mistakes=(
+            (
+                "adding the inverse squares",
+                lambda p: 1 / (p["RH"] * (1 / p["nf"] ** 2 + 1 / p["ni"] ** 2)),
+            ),
+            (
+                "using n instead of n²",
+                lambda p: 1 / (p["RH"] * (1 / p["nf"] - 1 / p["ni"])),
+            ),
+            ("taking the series limit, 1/λ = R_H/n_f²", lambda p: p["nf"] ** 2 / p["RH"]),
+        ),
+        stem="The electron in a hydrogen atom drops from the orbit {ni} to the orbit {nf}. "
+        "Taking {RH}, the wavelength of the photon emitted is",
+        method="Rydberg formula: $\\dfrac{{1}}{{\\lambda}} = R_{{\\mathrm{{H}}}}\\left("
+        "\\dfrac{{1}}{{n_f^2}} - \\dfrac{{1}}{{n_i^2}}\\right) = ({RH})\\left(\\dfrac{{1}}{{{nf}^2}}"
+        " - \\dfrac{{1}}{{{ni}^2}}\\right)\\ \\mathrm{{m^{{-1}}}}$; taking the reciprocal and "
+        "converting metres to nanometres gives $\\lambda =$ {answer}.",
+        accept=lambda p: p["ni"] > p["nf"],
+    ),
+)
+
+# ---------------------------------------------------------------- u04 Thermodynamics
+U04: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "che-gibbs-from-enthalpy-entropy",
+        CHE,
+        "che-gibbs-energy-and-equilibrium",
+        M,
+        "ΔG = ΔH − TΔS with ΔS converted from J to kJ and two signs to track",
+        givens=(
+            Q("T", "T", r"\mathrm{K}", choices=span(300, 1200, 50)),
+            Q("dH", r"\Delta H", KJMOL, si=1000, choices=span(-120, 120, 5)),
+            Q("dS", r"\Delta S", r"\mathrm{J\,K^{-1}\,mol^{-1}}", choices=span(-250, 250, 10)),
+        ),
+        unknown=Q("dG", r"\Delta G", KJMOL, si=1000),
+        relation="Eq(dG, dH - T*dS)",
+        compute=lambda p: p["dH"] - p["T"] * p["dS"],
+        mistakes=(
+            ("not converting ΔS from J to kJ", lambda p: p["dH"] - 1000 * p["T"] * p["dS"]),
+            ("a sign slip, ΔG = ΔH + TΔS", lambda p: p["dH"] + p["T"] * p["dS"]),
+            ("using the Celsius temperature", lambda p: p["dH"] - (p["T"] - 273) * p["dS"]),
+            ("ignoring the TΔS term, ΔG = ΔH", lambda p: p["dH"]),
+        ),
+        stem="For a reaction at {T}, the enthalpy change is {dH} and the entropy change is "
+        "{dS}. The Gibbs energy change of the reaction at this temperature is",
+        method="$\\Delta G = \\Delta H - T\\Delta S$ with $\\Delta S$ in kJ: "
+        "$\\Delta G = ({dH}) - ({T})\\left(\\dfrac{{{dS}}}{{1000}}\\right)$ $=$ {answer}.",
+        accept=lambda p: p["dH"] != 0 and p["dS"] != 0 and abs(p["dH"] - p["T"] * p["dS"]) >= 5e3,
+    ),
+    NumericalTemplate(
+        "che-hess-co-formation",
+        CHE,
+        "che-enthalpy-and-hess-law",
+        M,
+        "Hess's law: reverse one thermochemical equation and add it to the other",
+        givens=(
+            Q("dH1", r"\Delta H_1", KJMOL, choices=span(-396, -391, 0.5)),
+            Q("dH2", r"\Delta H_2", KJMOL, choices=span(-285, -281, 0.5)),
+        ),
+        unknown=Q("dHf", r"\Delta_f H", KJMOL),
+        relation="Eq(dH1, dHf + dH2)",
+        compute=lambda p: p["dH1"] - p["dH2"],
+        mistakes=(
+            ("adding the equations without reversing the second", lambda p: p["dH1"] + p["dH2"]),
+            ("halving ΔH₂ because of the ½O₂", lambda p: p["dH1"] - p["dH2"] / 2),
+            ("giving ΔH for 2C + O₂ → 2CO", lambda p: 2 * (p["dH1"] - p["dH2"])),
+        ),
+        stem="Given: C(graphite) + O₂(g) → CO₂(g), {dH1}; and CO(g) + ½O₂(g) → CO₂(g), {dH2}. "
+        "The standard enthalpy of formation of CO(g) is",
+        method="The route C → CO → CO₂ and the direct route C → CO₂ have the same enthalpy "
+        "change (Hess's law): $\\Delta H_1 = \\Delta_f H + \\Delta H_2$, so "
+        "$\\Delta_f H = ({dH1}) - ({dH2})$ $=$ {answer}.",
+    ),
+)
+
+# ---------------------------------------------------------------- u05 Solutions
+U05: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "che-raoult-total-pressure",
+        CHE,
+        "che-raoults-law",
+        M,
+        "mole fractions from moles, then a weighted sum of two vapour pressures",
+        givens=(
+            Q("nA", r"n_{\mathrm{benzene}}", r"\mathrm{mol}", choices=span(0.5, 4, 0.5)),
+            Q("nB", r"n_{\mathrm{toluene}}", r"\mathrm{mol}", choices=span(0.5, 4, 0.5)),
+            Q("pA", r"p^\circ_{\mathrm{benzene}}", r"\mathrm{mm\,Hg}", choices=span(70, 160, 5)),
+            Q("pB", r"p^\circ_{\mathrm{toluene}}", r"\mathrm{mm\,Hg}", choices=span(20, 60, 5)),
+        ),
+        unknown=Q("p", r"p", r"\mathrm{mm\,Hg}"),
+        relation="Eq(p*(nA + nB), nA*pA + nB*pB)",
+        compute=lambda p: (p["nA"] * p["pA"] + p["nB"] * p["pB"]) / (p["nA"] + p["nB"]),
+        mistakes=(
+            ("averaging the pure vapour pressures", lambda p: (p["pA"] + p["pB"]) / 2),
+            (
+                "swapping the mole fractions",
+                lambda p: (p["nB"] * p["pA"] + p["nA"] * p["pB"]) / (p["nA"] + p["nB"]),
+            ),
+            ("adding the pure vapour pressures", lambda p: p["pA"] + p["pB"]),
+        ),
+        stem="An ideal solution is made by mixing {nA} of benzene with {nB} of toluene. At the "
+        "temperature of the experiment the vapour pressures of the pure liquids are {pA} and "
+        "{pB}. The total vapour pressure over the solution is",
+        method="Raoult's law: $p = x_{{\\mathrm{{b}}}}p^\\circ_{{\\mathrm{{benzene}}}} + "
+        "x_{{\\mathrm{{t}}}}p^\\circ_{{\\mathrm{{toluene}}}}$ with "
+        "$x_{{\\mathrm{{b}}}} = \\dfrac{{{nA}}}{{{nA} + {nB}}}$ and "
+        "$x_{{\\mathrm{{t}}}} = \\dfrac{{{nB}}}{{{nA} + {nB}}}$, so "
+        "$p = \\dfrac{{({nA})({pA}) + ({nB})({pB})}}{{{nA} + {nB}}}$ $=$ {answer}.",
+        accept=lambda p: p["nA"] != p["nB"],
+    ),
+    NumericalTemplate(
+        "che-osmotic-pressure",
+        CHE,
+        "che-colligative-properties",
+        E,
+        "one step: π = CRT",
+        givens=(
+            Q("C", "C", MOLL, choices=span(0.01, 0.2, 0.01)),
+            Q("T", "T", r"\mathrm{K}", choices=span(280, 320, 5)),
+            R_LATM,
+        ),
+        unknown=Q("pi", r"\pi", r"\mathrm{atm}"),
+        relation="Eq(pi, C*R*T)",
+        compute=lambda p: p["C"] * p["R"] * p["T"],
+        mistakes=(
+            (
+                "using R = 8.314 with litre-atmosphere units",
+                lambda p: p["C"] * 8.314 * p["T"],
+            ),
+            ("using the Celsius temperature", lambda p: p["C"] * p["R"] * (p["T"] - 273)),
+            ("dividing by T, π = CR/T", lambda p: p["C"] * p["R"] / p["T"]),
+        ),
+        stem="An aqueous solution of a non-electrolyte has molar concentration {C} at "
+        "temperature {T}. Taking {R}, the osmotic pressure of the solution is",
+        method="Van 't Hoff equation for osmotic pressure: $\\pi = CRT = ({C})({R})({T})$ "
+        "$=$ {answer}.",
+    ),
+    NumericalTemplate(
+        "che-freezing-point-vant-hoff",
+        CHE,
+        "che-vant-hoff-factor",
+        H,
+        "van 't Hoff factor from the degree of dissociation into three ions, then ΔT_f = iK_f m",
+        givens=(
+            Q("m", "m", r"\mathrm{mol\,kg^{-1}}", choices=span(0.05, 0.5, 0.05)),
+            Q("alpha", r"\alpha", choices=span(0.6, 0.9, 0.05)),
+            Q("Kf", "K_f", r"\mathrm{K\,kg\,mol^{-1}}", choices=(1.86,)),
+        ),
+        unknown=Q("dT", r"\Delta T_f", r"\mathrm{K}"),
+        relation="Eq(dT, (1 + 2*alpha)*Kf*m)",
+        compute=lambda p: (1 + 2 * p["alpha"]) * p["Kf"] * p["m"],
+        mistakes=(
+            ("ignoring dissociation (i = 1)", lambda p: p["Kf"] * p["m"]),
+            (
+                "i = 1 + α, as for a salt giving two ions",
+                lambda p: (1 + p["alpha"]) * p["Kf"] * p["m"],
+            ),
+            ("assuming complete dissociation (i = 3)", lambda p: 3 * p["Kf"] * p["m"]),
+        ),
+        stem="An aqueous solution of CaCl₂ has molality {m}, and the degree of dissociation of "
+        "the salt in it is {alpha}. Taking {Kf} for water, the depression in freezing point of "
+        "the solution is",
+        method="CaCl₂ → Ca²⁺ + 2Cl⁻ gives three ions, so $i = 1 + (3 - 1)\\alpha = 1 + 2({alpha})$. "
+        "Then $\\Delta T_f = iK_f m = (1 + 2 \\times {alpha})({Kf})({m})$ $=$ {answer}.",
+    ),
+)
+
+# ---------------------------------------------------------------- u06 Equilibrium
+U06: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "che-kp-from-kc-ammonia",
+        CHE,
+        "che-law-of-mass-action",
+        M,
+        "Δn_g from the balanced equation, then a power of RT",
+        givens=(
+            Q("T", "T", r"\mathrm{K}", choices=span(400, 800, 50)),
+            Q(
+                "Kc",
+                "K_c",
+                r"\mathrm{L^2\,mol^{-2}}",
+                choices=_sci((1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0), (-2, -1, 0, 1)),
+            ),
+            R_LATM,
+        ),
+        unknown=Q("Kp", "K_p", r"\mathrm{atm^{-2}}"),
+        relation="Eq(Kp, Kc*(R*T)**(-2))",
+        compute=lambda p: p["Kc"] / (p["R"] * p["T"]) ** 2,
+        mistakes=(
+            ("taking Δn_g = +2 (a sign slip)", lambda p: p["Kc"] * (p["R"] * p["T"]) ** 2),
+            ("taking Δn_g = −1 (N₂ left out of the count)", lambda p: p["Kc"] / (p["R"] * p["T"])),
+            ("using R = 8.314", lambda p: p["Kc"] / (8.314 * p["T"]) ** 2),
+        ),
+        stem="For the equilibrium N₂(g) + 3H₂(g) ⇌ 2NH₃(g) at {T}, the equilibrium constant is "
+        "{Kc}. Taking {R}, the value of $K_p$ at this temperature is",
+        method="$K_p = K_c(RT)^{{\\Delta n_g}}$ with $\\Delta n_g = 2 - (1 + 3) = -2$, so "
+        "$K_p = \\dfrac{{{Kc}}}{{({R} \\times {T})^2}}$ $=$ {answer}.",
+    ),
+    NumericalTemplate(
+        "che-buffer-henderson",
+        CHE,
+        "che-ph-and-buffers",
+        M,
+        "Henderson–Hasselbalch: logarithm of a concentration ratio added to pKa",
+        givens=(
+            Q("ca", r"[\mathrm{HA}]", MOLL, choices=BUFFER_CONCS),
+            Q("cs", r"[\mathrm{A^-}]", MOLL, choices=BUFFER_CONCS),
+            Q("pKa", r"\mathrm{p}K_a", choices=(3.75, 4.2, 4.76, 4.87)),
+        ),
+        unknown=Q("pH", r"\mathrm{pH}"),
+        relation="Eq(10**(-pH), 10**(-pKa)*ca/cs)",
+        compute=lambda p: p["pKa"] + math.log10(p["cs"] / p["ca"]),
+        mistakes=(
+            (
+                "inverting the ratio, log([HA]/[A⁻])",
+                lambda p: p["pKa"] + math.log10(p["ca"] / p["cs"]),
+            ),
+            ("using the natural logarithm", lambda p: p["pKa"] + math.log(p["cs"] / p["ca"])),
+            ("ignoring the ratio, pH = pKa", lambda p: p["pKa"]),
+        ),
+        stem="A buffer solution contains a weak acid HA at {ca} and its sodium salt NaA at {cs}. "
+        "Given {pKa} for HA, the pH of the buffer is",
+        method="Henderson–Hasselbalch equation: $\\mathrm{{pH}} = \\mathrm{{p}}K_a + \\log_{{10}}"
+        "\\dfrac{{[\\mathrm{{A^-}}]}}{{[\\mathrm{{HA}}]}} = {pKa} + \\log_{{10}}\\dfrac{{{cs}}}{{{ca}}}$"
+        " $=$ {answer}.",
+        accept=lambda p: abs(math.log10(p["cs"] / p["ca"])) >= 0.3,
+    ),
+    NumericalTemplate(
+        "che-weak-acid-ph",
+        CHE,
+        "che-ionisation-of-weak-acids-and-bases",
+        H,
+        "[H⁺] = √(K_a c) under the small-ionisation approximation, then a logarithm",
+        givens=(
+            Q(
+                "Ka",
+                "K_a",
+                choices=_sci((1.0, 1.5, 1.8, 2.0, 3.0, 4.0, 5.0, 6.4, 8.0), (-6, -5, -4)),
+            ),
+            Q("c", "c", MOLL, choices=(0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.5)),
+        ),
+        unknown=Q("pH", r"\mathrm{pH}"),
+        relation="Eq(Ka, 10**(-2*pH)/c)",
+        compute=lambda p: -math.log10(math.sqrt(p["Ka"] * p["c"])),
+        mistakes=(
+            ("forgetting the square root", lambda p: -math.log10(p["Ka"] * p["c"])),
+            ("ignoring the concentration, pH = ½pKa", lambda p: -0.5 * math.log10(p["Ka"])),
+            (
+                "using the natural logarithm",
+                lambda p: -math.log(math.sqrt(p["Ka"] * p["c"])),
+            ),
+        ),
+        stem="A weak monobasic acid HA has {Ka}. Assuming that it ionises only slightly, the pH "
+        "of its aqueous solution of concentration {c} is",
+        method="With $[\\mathrm{{H^+}}] = x \\ll c$, $K_a = x^2/c$, so "
+        "$[\\mathrm{{H^+}}] = \\sqrt{{K_a c}} = \\sqrt{{({Ka})({c})}}$ and "
+        "$\\mathrm{{pH}} = -\\log_{{10}}[\\mathrm{{H^+}}]$ $=$ {answer}.",
+        # the approximation holds only for a small degree of ionisation
+        accept=lambda p: math.sqrt(p["Ka"] / p["c"]) <= 0.05,
+    ),
+)
+
+# ---------------------------------------------------------------- u07 Electrochemistry
+U07: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "che-gibbs-from-emf",
+        CHE,
+        "che-emf-and-gibbs-energy",
+        E,
+        "one step: ΔG° = −nFE°, reported in kJ",
+        givens=(
+            Q("n", "n", choices=(2.0, 3.0, 4.0, 6.0)),
+            Q("E0", r"E^\circ_{\mathrm{cell}}", r"\mathrm{V}", choices=span(0.1, 2.0, 0.05)),
+            FARADAY,
+        ),
+        unknown=Q("dG", r"\Delta G^\circ", KJMOL, si=1000),
+        relation="Eq(dG, -n*F*E0)",
+        compute=lambda p: -p["n"] * p["F"] * p["E0"],
+        mistakes=(
+            ("ignoring n", lambda p: -p["F"] * p["E0"]),
+            ("dividing by n", lambda p: -p["F"] * p["E0"] / p["n"]),
+            ("leaving the result in joules", lambda p: -p["n"] * p["F"] * p["E0"] * 1000),
+        ),
+        stem="For a cell reaction in which the number of electrons transferred is {n}, the "
+        "standard EMF of the cell is {E0}. Taking {F}, the standard Gibbs energy change of the "
+        "reaction is",
+        method="$\\Delta G^\\circ = -nFE^\\circ_{{\\mathrm{{cell}}}} = -({n})({F})({E0})$ J mol⁻¹, "
+        "which in kJ mol⁻¹ is {answer}.",
+    ),
+    NumericalTemplate(
+        "che-faraday-copper",
+        CHE,
+        "che-electrolysis",
+        M,
+        "charge from current and time in seconds, then moles of electrons shared over n = 2",
+        givens=(
+            Q("I", "I", r"\mathrm{A}", choices=span(0.5, 5, 0.5)),
+            Q("t", "t", r"\mathrm{min}", si=60, choices=span(10, 120, 10)),
+            Q("Mm", r"M_{\mathrm{Cu}}", GMOL, choices=(63.5,)),
+            FARADAY,
+        ),
+        unknown=Q("m", "m", r"\mathrm{g}"),
+        relation="Eq(2*F*m, I*t*Mm)",
+        compute=lambda p: p["I"] * p["t"] * p["Mm"] / (2 * p["F"]),
+        mistakes=(
+            (
+                "leaving the time in minutes",
+                lambda p: p["I"] * p["t"] / 60 * p["Mm"] / (2 * p["F"]),
+            ),
+            ("taking n = 1 for Cu²⁺", lambda p: p["I"] * p["t"] * p["Mm"] / p["F"]),
+            (
+                "using the molar mass of CuSO₄ (159.5) instead of Cu",
+                lambda p: p["I"] * p["t"] * 159.5 / (2 * p["F"]),
+            ),
+        ),
+        stem="A current of {I} is passed for {t} through an aqueous solution of CuSO₄. Taking "
+        "{Mm} and {F}, the mass of copper deposited at the cathode is",
+        method="Charge $Q = It = {I} \\times ({t} \\times 60)$ C. Cu²⁺ + 2e⁻ → Cu, so "
+        "$m = \\dfrac{{Q M_{{\\mathrm{{Cu}}}}}}{{2F}} = \\dfrac{{{I} \\times {t} \\times 60 \\times "
+        "{Mm}}}{{2 \\times {F}}}$ $=$ {answer}.",
+    ),
+    NumericalTemplate(
+        "che-nernst-cu-ag",
+        CHE,
+        "che-nernst-equation",
+        H,
+        "Nernst equation with n = 2 and a squared concentration in the reaction quotient",
+        givens=(
+            Q("E0", r"E^\circ_{\mathrm{cell}}", r"\mathrm{V}", choices=(0.46,)),
+            Q(
+                "cu",
+                r"[\mathrm{Cu^{2+}}]",
+                MOLL,
+                choices=(0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0),
+            ),
+            Q(
+                "ag",
+                r"[\mathrm{Ag^+}]",
+                MOLL,
+                choices=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2),
+            ),
+            Q("k", r"\dfrac{2.303RT}{F}", r"\mathrm{V}", choices=(0.0591,)),
+        ),
+        unknown=Q("Ecell", r"E_{\mathrm{cell}}", r"\mathrm{V}"),
+        relation="Eq(Ecell, E0 - k/2*log(cu/ag**2, 10))",
+        compute=lambda p: p["E0"] - p["k"] / 2 * math.log10(p["cu"] / p["ag"] ** 2),
+        mistakes=(
+            (
+                "not squaring [Ag⁺] in Q",
+                lambda p: p["E0"] - p["k"] / 2 * math.log10(p["cu"] / p["ag"]),
+            ),
+            ("taking n = 1", lambda p: p["E0"] - p["k"] * math.log10(p["cu"] / p["ag"] ** 2)),
+            (
+                "inverting Q",
+                lambda p: p["E0"] + p["k"] / 2 * math.log10(p["cu"] / p["ag"] ** 2),
+            ),
+        ),
+        stem="For the cell Cu(s) | Cu²⁺(aq) ‖ Ag⁺(aq) | Ag(s) at 298 K, {E0}. What is the EMF "
+        "of the cell when {cu} and {ag}? Take {k}.",
+        method="Cell reaction: Cu + 2Ag⁺ → Cu²⁺ + 2Ag, with $n = 2$ and "
+        "$Q = [\\mathrm{{Cu^{{2+}}}}]/[\\mathrm{{Ag^+}}]^2$. Nernst: "
+        "$E_{{\\mathrm{{cell}}}} = {E0} - \\dfrac{{{k}}}{{2}}\\log_{{10}}\\dfrac{{{cu}}}{{({ag})^2}}$ "
+        "$=$ {answer}.",
+        accept=lambda p: abs(math.log10(p["cu"] / p["ag"] ** 2)) >= 1,
+    ),
+)
+
+# ---------------------------------------------------------------- u08 Chemical Kinetics
+U08: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "che-zero-order-time",
+        CHE,
+        "che-zero-order-reactions",
+        E,
+        "one step from the zero-order law [A] = [A]₀ − kt",
+        givens=(
+            Q("A0", r"[\mathrm{A}]_0", MOLL, choices=span(0.2, 2.0, 0.1)),
+            Q("A", r"[\mathrm{A}]", MOLL, choices=span(0.05, 1.5, 0.05)),
+            Q(
+                "k",
+                "k",
+                r"\mathrm{mol\,L^{-1}\,min^{-1}}",
+                choices=(0.001, 0.002, 0.0025, 0.004, 0.005, 0.008, 0.01, 0.02, 0.025, 0.05),
+            ),
+        ),
+        unknown=Q("t", "t", r"\mathrm{min}"),
+        relation="Eq(A, A0 - k*t)",
+        compute=lambda p: (p["A0"] - p["A"]) / p["k"],
+        mistakes=(
+            ("dividing the final concentration by k", lambda p: p["A"] / p["k"]),
+            ("dividing the initial concentration by k", lambda p: p["A0"] / p["k"]),
+            ("using the first-order law", lambda p: math.log(p["A0"] / p["A"]) / p["k"]),
+        ),
+        stem="A zero-order reaction A → products starts with {A0}. How long does it take for "
+        "the concentration to fall to {A}, if the rate constant is {k}?",
+        method="For zero order, $[\\mathrm{{A}}] = [\\mathrm{{A}}]_0 - kt$, so "
+        "$t = \\dfrac{{{A0} - {A}}}{{{k}}}$ $=$ {answer}.",
+        accept=lambda p: 0.1 * p["A0"] <= p["A"] <= 0.8 * p["A0"],
+    ),
+    NumericalTemplate(
+        "che-arrhenius-ratio",
+        CHE,
+        "che-arrhenius-equation",
+        H,
+        "two-temperature Arrhenius form: kJ-to-J conversion, reciprocal temperatures, antilog",
+        givens=(
+            Q("Ea", "E_a", KJMOL, si=1000, choices=span(30, 120, 5)),
+            Q("T1", "T_1", r"\mathrm{K}", choices=span(280, 350, 10)),
+            Q("T2", "T_2", r"\mathrm{K}", choices=span(290, 390, 10)),
+            R_SI,
+        ),
+        unknown=Q("r", "k_2/k_1"),
+        relation="Eq(log(r), Ea/R*(1/T1 - 1/T2))",
+        compute=lambda p: math.exp(p["Ea"] / p["R"] * (1 / p["T1"] - 1 / p["T2"])),
+        mistakes=(
+            (
+                "using log₁₀ without the factor 2.303",
+                lambda p: 10 ** (p["Ea"] / p["R"] * (1 / p["T1"] - 1 / p["T2"])),
+            ),
+            (
+                "leaving E_a in kJ",
+                lambda p: math.exp(p["Ea"] / 1000 / p["R"] * (1 / p["T1"] - 1 / p["T2"])),
+            ),
+            (
+                "inverting the temperature terms",
+                lambda p: math.exp(-p["Ea"] / p["R"] * (1 / p["T1"] - 1 / p["T2"])),
+            ),
+        ),
+        stem="The activation energy of a reaction is {Ea}. By what factor does its rate constant "
+        "increase when the temperature is raised from {T1} to {T2}? Take {R}.",
+        method="$\\log_{{10}}\\dfrac{{k_2}}{{k_1}} = \\dfrac{{E_a}}{{2.303R}}\\left(\\dfrac{{1}}{{T_1}}"
+        " - \\dfrac{{1}}{{T_2}}\\right) = \\dfrac{{{Ea} \\times 1000}}{{2.303 \\times {R}}}"
+        "\\left(\\dfrac{{1}}{{{T1}}} - \\dfrac{{1}}{{{T2}}}\\right)$; the antilog gives "
+        "$k_2/k_1 =$ {answer}.",
+        accept=lambda p: (
+            10 <= p["T2"] - p["T1"] <= 40
+            and 1.5 <= math.exp(p["Ea"] / p["R"] * (1 / p["T1"] - 1 / p["T2"])) <= 100
+        ),
+    ),
+)
+
+CHEMISTRY_MORE: tuple[NumericalTemplate, ...] = U01 + U02 + U04 + U05 + U06 + U07 + U08

@@ -2,6 +2,931 @@
 
 from __future__ import annotations
 
-from pipeline.numerical import NumericalTemplate
+import math
 
-PHYSICS_MORE: tuple[NumericalTemplate, ...] = ()
+from core.records import Difficulty, Subject
+from pipeline.numerical import NumericalTemplate, Quantity, span
+
+E, M, H = Difficulty.EASY, Difficulty.MEDIUM, Difficulty.HARD
+PHY = Subject.PHYSICS
+Q = Quantity
+MS, MS2 = r"\mathrm{m\,s^{-1}}", r"\mathrm{m\,s^{-2}}"
+PCT = r"\%"
+DEG = r"^\circ"
+CELSIUS = r"^\circ\mathrm{C}"
+RPM = r"\mathrm{rev\,min^{-1}}"
+RPM_SI = 2 * math.pi / 60  # rev/min to rad/s
+G_EARTH = Q("g", "g", MS2, choices=(9.8,))
+G_TEN = Q("g", "g", MS2, choices=(9.8, 10.0))
+ANGLES = (30.0, 45.0, 60.0)
+
+
+def _sin(deg: float) -> float:
+    return math.sin(math.radians(deg))
+
+
+def _cos(deg: float) -> float:
+    return math.cos(math.radians(deg))
+
+
+def _fraction(x: float) -> float:
+    """x when it can pass for an efficiency; NaN (the option is dropped) when it exceeds 1."""
+    return x if x < 1 else math.nan
+
+
+# ── Unit 1: Physics and Measurement ──────────────────────────────────────────────────────────
+MEASUREMENT: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "phy-percent-error-cylinder-density",
+        PHY,
+        "phy-errors-in-measurement",
+        M,
+        "three relative errors added, one of them weighted by its power 2",
+        givens=(
+            Q("pm", r"\Delta m/m", PCT, choices=span(0.5, 3, 0.5)),
+            Q("pr", r"\Delta r/r", PCT, choices=span(0.5, 2.5, 0.5)),
+            Q("pl", r"\Delta L/L", PCT, choices=span(0.5, 2, 0.5)),
+        ),
+        unknown=Q("pd", r"\Delta\rho/\rho", PCT),
+        relation="Eq(pd, pm + 2*pr + pl)",
+        compute=lambda p: p["pm"] + 2 * p["pr"] + p["pl"],
+        mistakes=(
+            ("ignoring the square on r", lambda p: p["pm"] + p["pr"] + p["pl"]),
+            (
+                "subtracting the errors of the quantities in the denominator",
+                lambda p: abs(p["pm"] - 2 * p["pr"] - p["pl"]),
+            ),
+            ("leaving out the error in L", lambda p: p["pm"] + 2 * p["pr"]),
+        ),
+        stem="The density of a solid cylinder is found by dividing its mass $m$ by its volume "
+        "$\\pi r^2 L$. The mass, radius and length are measured with percentage errors {pm}, "
+        "{pr} and {pl} respectively. The maximum percentage error in the density is",
+        method="Since $\\rho \\propto m\\,r^{{-2}}L^{{-1}}$, the maximum relative errors add, each "
+        "multiplied by the magnitude of its power: $\\dfrac{{\\Delta\\rho}}{{\\rho}} = "
+        "\\dfrac{{\\Delta m}}{{m}} + 2\\dfrac{{\\Delta r}}{{r}} + \\dfrac{{\\Delta L}}{{L}} = "
+        "{pm} + 2({pr}) + {pl}$ per cent $=$ {answer}.",
+    ),
+)
+
+# ── Unit 3: Laws of Motion ───────────────────────────────────────────────────────────────────
+LAWS_OF_MOTION: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "phy-incline-kinetic-friction",
+        PHY,
+        "phy-static-and-kinetic-friction",
+        M,
+        "resolving gravity along and normal to the incline, then subtracting kinetic friction",
+        givens=(
+            Q("theta", r"\theta", DEG, choices=ANGLES),
+            Q("mu", r"\mu_k", choices=span(0.1, 0.5, 0.02)),
+            G_TEN,
+        ),
+        unknown=Q("a", "a", MS2),
+        relation="Eq(a, g*sin(theta*pi/180) - mu*g*cos(theta*pi/180))",
+        compute=lambda p: p["g"] * (_sin(p["theta"]) - p["mu"] * _cos(p["theta"])),
+        mistakes=(
+            ("ignoring friction, a = g sin θ", lambda p: p["g"] * _sin(p["theta"])),
+            (
+                "taking the friction force as μmg, without cos θ",
+                lambda p: p["g"] * (_sin(p["theta"]) - p["mu"]),
+            ),
+            (
+                "adding friction, a = g(sin θ + μ cos θ)",
+                lambda p: p["g"] * (_sin(p["theta"]) + p["mu"] * _cos(p["theta"])),
+            ),
+        ),
+        stem="A block slides down a rough plane inclined at {theta} to the horizontal. The "
+        "coefficient of kinetic friction between the block and the plane is {mu}. Taking {g}, "
+        "the acceleration of the block down the plane is",
+        method="Along the incline, $ma = mg\\sin\\theta - \\mu_k N$ with $N = mg\\cos\\theta$, so "
+        "$a = g(\\sin\\theta - \\mu_k\\cos\\theta) = {g}(\\sin {theta}^\\circ - "
+        "{mu}\\cos {theta}^\\circ)$ $=$ {answer}.",
+        accept=lambda p: _sin(p["theta"]) - p["mu"] * _cos(p["theta"]) > 0.15,
+    ),
+)
+
+# ── Unit 4: Work, Energy and Power ───────────────────────────────────────────────────────────
+WORK_ENERGY_POWER: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "phy-power-force-at-angle",
+        PHY,
+        "phy-power",
+        M,
+        "two steps: work from the force component along the motion, then divide by time",
+        givens=(
+            Q("F", "F", r"\mathrm{N}", choices=span(20, 200, 10)),
+            Q("theta", r"\theta", DEG, choices=ANGLES),
+            Q("d", "d", r"\mathrm{m}", choices=span(2, 20, 1)),
+            Q("t", "t", r"\mathrm{s}", choices=span(2, 20, 1)),
+        ),
+        unknown=Q("P", "P", r"\mathrm{W}"),
+        relation="Eq(P*t, F*d*cos(theta*pi/180))",
+        compute=lambda p: p["F"] * p["d"] * _cos(p["theta"]) / p["t"],
+        mistakes=(
+            ("using sin θ instead of cos θ", lambda p: p["F"] * p["d"] * _sin(p["theta"]) / p["t"]),
+            ("ignoring the angle, P = Fd/t", lambda p: p["F"] * p["d"] / p["t"]),
+            (
+                "reporting the work instead of the power",
+                lambda p: p["F"] * p["d"] * _cos(p["theta"]),
+            ),
+        ),
+        stem="A box is pulled along a level floor by a rope that exerts a force {F} at an angle "
+        "{theta} above the horizontal. The box moves through a distance {d} in a time {t}. "
+        "The average power delivered by the pulling force is",
+        method="Only the horizontal component does work: $W = Fd\\cos\\theta = ({F})({d})\\cos "
+        "{theta}^\\circ$ J, and $P = W/t$ with $t = {t}$ s gives $P =$ {answer}.",
+    ),
+    NumericalTemplate(
+        "phy-spring-potential-energy",
+        PHY,
+        "phy-potential-energy-of-spring",
+        E,
+        "one step: U = ½kx² after a centimetre-to-metre conversion",
+        givens=(
+            Q("k", "k", r"\mathrm{N\,m^{-1}}", choices=span(100, 1000, 50)),
+            Q("x", "x", r"\mathrm{cm}", si=0.01, choices=span(2, 20, 1)),
+        ),
+        unknown=Q("U", "U", r"\mathrm{J}"),
+        relation="Eq(U, k*x**2/2)",
+        compute=lambda p: 0.5 * p["k"] * p["x"] ** 2,
+        mistakes=(
+            ("dropping the ½, U = kx²", lambda p: p["k"] * p["x"] ** 2),
+            ("not squaring x, U = ½kx", lambda p: 0.5 * p["k"] * p["x"]),
+            ("leaving x in centimetres", lambda p: 0.5 * p["k"] * (100 * p["x"]) ** 2),
+        ),
+        stem="A spring of force constant {k} is stretched by {x} from its natural length. "
+        "The elastic potential energy stored in it is",
+        method="$U = \\tfrac{{1}}{{2}}kx^2$ with $x = {x}\\ \\mathrm{{cm}}$ in metres: "
+        "$U = \\tfrac{{1}}{{2}}({k})({x}\\times 10^{{-2}})^2 =$ {answer}.",
+    ),
+)
+
+# ── Unit 5: Rotational Motion ────────────────────────────────────────────────────────────────
+ROTATION: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "phy-torque-on-spanner",
+        PHY,
+        "phy-torque",
+        E,
+        "one step: τ = rF sin θ",
+        givens=(
+            Q("F", "F", r"\mathrm{N}", choices=span(10, 100, 5)),
+            Q("r", "r", r"\mathrm{m}", choices=span(0.1, 0.5, 0.05)),
+            Q("theta", r"\theta", DEG, choices=(*ANGLES, 90.0)),
+        ),
+        unknown=Q("tau", r"\tau", r"\mathrm{N\,m}"),
+        relation="Eq(tau, r*F*sin(theta*pi/180))",
+        compute=lambda p: p["r"] * p["F"] * _sin(p["theta"]),
+        mistakes=(
+            ("using cos θ instead of sin θ", lambda p: p["r"] * p["F"] * _cos(p["theta"])),
+            ("ignoring the angle, τ = rF", lambda p: p["r"] * p["F"]),
+            (
+                "dividing instead of multiplying, τ = F/r",
+                lambda p: p["F"] / p["r"] * _sin(p["theta"]),
+            ),
+        ),
+        stem="A force {F} is applied at the end of a spanner, at a distance {r} from the axis of "
+        "the bolt, and the force makes an angle {theta} with the spanner. The magnitude of the "
+        "torque about the axis of the bolt is",
+        method="$\\tau = rF\\sin\\theta = ({r})({F})\\sin {theta}^\\circ$, so $\\tau =$ {answer}.",
+    ),
+    NumericalTemplate(
+        "phy-angular-momentum-coaxial-discs",
+        PHY,
+        "phy-angular-momentum",
+        M,
+        "conservation of angular momentum with a combined moment of inertia",
+        givens=(
+            Q("I1", "I_1", r"\mathrm{kg\,m^2}", choices=span(0.5, 5, 0.5)),
+            Q("w1", r"\omega_1", RPM, si=RPM_SI, choices=span(60, 600, 30)),
+            Q("I2", "I_2", r"\mathrm{kg\,m^2}", choices=span(0.5, 5, 0.5)),
+        ),
+        unknown=Q("w", r"\omega", RPM, si=RPM_SI),
+        relation="Eq(I1*w1, (I1 + I2)*w)",
+        compute=lambda p: p["I1"] * p["w1"] / (p["I1"] + p["I2"]),
+        mistakes=(
+            (
+                "dividing by the second disc's moment of inertia alone",
+                lambda p: p["I1"] * p["w1"] / p["I2"],
+            ),
+            (
+                "conserving kinetic energy instead of angular momentum",
+                lambda p: p["w1"] * math.sqrt(p["I1"] / (p["I1"] + p["I2"])),
+            ),
+            ("simply halving the angular speed", lambda p: p["w1"] / 2),
+        ),
+        stem="A disc of moment of inertia {I1} rotates freely about its axis at {w1}. A second "
+        "disc of moment of inertia {I2}, initially at rest, is gently placed on it coaxially, "
+        "and the two finally rotate together. Their common angular speed is",
+        method="No external torque acts about the axis, so $I_1\\omega_1 = (I_1 + I_2)\\omega$: "
+        "$\\omega = \\dfrac{{({I1})({w1})}}{{{I1} + {I2}}}$ $=$ {answer}.",
+        accept=lambda p: p["I1"] != p["I2"],
+    ),
+)
+
+# ── Unit 6: Gravitation ──────────────────────────────────────────────────────────────────────
+GRAVITATION: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "phy-escape-speed-planet",
+        PHY,
+        "phy-escape-velocity",
+        M,
+        "square root of 2gR with a km-to-m conversion and an answer in km/s",
+        givens=(
+            Q("R", "R", r"\mathrm{km}", si=1000, choices=span(2000, 8000, 200)),
+            Q("g", "g", MS2, choices=span(2, 15, 0.5)),
+        ),
+        unknown=Q("ve", "v_e", r"\mathrm{km\,s^{-1}}", si=1000),
+        relation="Eq(ve**2, 2*g*R)",
+        compute=lambda p: math.sqrt(2 * p["g"] * p["R"]),
+        mistakes=(
+            ("using the orbital speed √(gR)", lambda p: math.sqrt(p["g"] * p["R"])),
+            ("leaving R in kilometres", lambda p: math.sqrt(2 * p["g"] * p["R"] / 1000)),
+        ),
+        stem="A planet of radius {R} has acceleration due to gravity {g} at its surface. "
+        "Neglecting its rotation and atmosphere, the escape speed from its surface is",
+        method="$v_e = \\sqrt{{2GM/R}} = \\sqrt{{2gR}}$ since $GM = gR^2$; with $R = {R}\\times "
+        "10^3$ m and $g = {g}$, $v_e =$ {answer}.",
+    ),
+    NumericalTemplate(
+        "phy-satellite-period",
+        PHY,
+        "phy-orbital-velocity",
+        H,
+        "GM = gR², orbit radius R + h cubed, then seconds to minutes",
+        givens=(
+            Q("h", "h", r"\mathrm{km}", si=1000, choices=span(200, 3600, 50)),
+            Q("R", "R", r"\mathrm{km}", si=1000, choices=(6400.0,)),
+            G_EARTH,
+        ),
+        unknown=Q("T", "T", r"\mathrm{min}", si=60),
+        relation="Eq(T**2*g*R**2, 4*pi**2*(R + h)**3)",
+        compute=lambda p: 2 * math.pi * math.sqrt((p["R"] + p["h"]) ** 3 / (p["g"] * p["R"] ** 2)),
+        mistakes=(
+            (
+                "ignoring the height (orbit radius R)",
+                lambda p: 2 * math.pi * math.sqrt(p["R"] / p["g"]),
+            ),
+            (
+                "using the surface orbital speed √(gR) on the whole orbit",
+                lambda p: 2 * math.pi * (p["R"] + p["h"]) / math.sqrt(p["g"] * p["R"]),
+            ),
+            (
+                "leaving the period in seconds",
+                lambda p: (
+                    60 * 2 * math.pi * math.sqrt((p["R"] + p["h"]) ** 3 / (p["g"] * p["R"] ** 2))
+                ),
+            ),
+        ),
+        stem="A satellite revolves in a circular orbit at a height {h} above the Earth's surface. "
+        "Taking the radius of the Earth as {R} and {g} at its surface, the period of revolution "
+        "of the satellite is",
+        method="Gravity supplies the centripetal force, so $T = 2\\pi\\sqrt{{\\dfrac{{(R+h)^3}}"
+        "{{GM}}}}$ with $GM = gR^2$. Here $R + h = {R} + {h}$ km; converting to metres gives "
+        "$T$ in seconds, and dividing by 60: $T =$ {answer}.",
+    ),
+)
+
+# ── Unit 7: Properties of Solids and Liquids ─────────────────────────────────────────────────
+SOLIDS_LIQUIDS: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "phy-wire-extension-youngs-modulus",
+        PHY,
+        "phy-youngs-modulus",
+        H,
+        "area from a diameter in mm, load as weight, then ΔL = FL/(AY) in mm",
+        givens=(
+            Q("L", "L", r"\mathrm{m}", choices=span(1, 4, 0.5)),
+            Q("d", "d", r"\mathrm{mm}", si=1e-3, choices=(0.5, 0.6, 0.8, 1.0, 1.2, 1.5, 2.0)),
+            Q("m", "m", r"\mathrm{kg}", choices=span(1, 20, 1)),
+            Q("Y", "Y", r"\mathrm{N\,m^{-2}}", choices=(1e11, 1.2e11, 2e11)),
+            G_EARTH,
+        ),
+        unknown=Q("dL", r"\Delta L", r"\mathrm{mm}", si=1e-3),
+        relation="Eq(Y, (m*g/(pi*d**2/4))/(dL/L))",
+        compute=lambda p: p["m"] * p["g"] * p["L"] / (math.pi * p["d"] ** 2 / 4 * p["Y"]),
+        mistakes=(
+            (
+                "taking the diameter as the radius",
+                lambda p: p["m"] * p["g"] * p["L"] / (math.pi * p["d"] ** 2 * p["Y"]),
+            ),
+            (
+                "using the mass as the force (forgetting g)",
+                lambda p: p["m"] * p["L"] / (math.pi * p["d"] ** 2 / 4 * p["Y"]),
+            ),
+        ),
+        stem="A wire of length {L} and diameter {d} hangs vertically from a rigid support and a "
+        "load of mass {m} is attached to its lower end. Young's modulus of the material of the "
+        "wire is {Y}. Taking {g}, the extension of the wire is",
+        method="$Y = \\dfrac{{F/A}}{{\\Delta L/L}}$ with $F = mg = ({m})({g})$ N and "
+        "$A = \\pi d^2/4$ for $d = {d}\\times 10^{{-3}}$ m, so $\\Delta L = \\dfrac{{mgL}}{{AY}}$ "
+        "$=$ {answer}.",
+        accept=lambda p: p["m"] * p["g"] / (math.pi * p["d"] ** 2 / 4) <= 2e8,
+    ),
+    NumericalTemplate(
+        "phy-terminal-velocity-stokes",
+        PHY,
+        "phy-viscosity-and-stokes-law",
+        H,
+        "balance of weight, buoyancy and Stokes drag, with mm and cm/s conversions",
+        givens=(
+            Q("r", "r", r"\mathrm{mm}", si=1e-3, choices=(0.5, 1.0, 1.5, 2.0, 2.5, 3.0)),
+            Q("rho", r"\rho", r"\mathrm{kg\,m^{-3}}", choices=(2700.0, 7800.0, 8900.0, 11300.0)),
+            Q("sigma", r"\sigma", r"\mathrm{kg\,m^{-3}}", choices=(1260.0,)),
+            Q("eta", r"\eta", r"\mathrm{Pa\,s}", choices=(0.8, 1.0, 1.2, 1.5)),
+            G_EARTH,
+        ),
+        unknown=Q("v", "v_t", r"\mathrm{cm\,s^{-1}}", si=0.01),
+        relation="Eq(6*pi*eta*r*v, (4*pi*r**3/3)*(rho - sigma)*g)",
+        compute=lambda p: 2 * p["r"] ** 2 * (p["rho"] - p["sigma"]) * p["g"] / (9 * p["eta"]),
+        mistakes=(
+            (
+                "ignoring the buoyancy of the liquid",
+                lambda p: 2 * p["r"] ** 2 * p["rho"] * p["g"] / (9 * p["eta"]),
+            ),
+            (
+                "inverting the factor 2/9",
+                lambda p: 9 * p["r"] ** 2 * (p["rho"] - p["sigma"]) * p["g"] / (2 * p["eta"]),
+            ),
+            (
+                "using the diameter in place of the radius",
+                lambda p: 8 * p["r"] ** 2 * (p["rho"] - p["sigma"]) * p["g"] / (9 * p["eta"]),
+            ),
+        ),
+        stem="A small metal sphere of radius {r} and density {rho} falls through glycerine of "
+        "density {sigma} and coefficient of viscosity {eta}. Taking {g}, the terminal velocity "
+        "of the sphere is",
+        method="At terminal velocity $6\\pi\\eta r v_t = \\tfrac{{4}}{{3}}\\pi r^3(\\rho - "
+        "\\sigma)g$, so $v_t = \\dfrac{{2r^2(\\rho-\\sigma)g}}{{9\\eta}}$ with $r = {r}\\times "
+        "10^{{-3}}$ m and $\\rho - \\sigma = {rho} - {sigma}$: $v_t =$ {answer}.",
+    ),
+    NumericalTemplate(
+        "phy-excess-pressure-drop",
+        PHY,
+        "phy-capillary-rise",
+        E,
+        "one step: ΔP = 2T/r after a millimetre-to-metre conversion",
+        givens=(
+            Q("tens", "T", r"\mathrm{N\,m^{-1}}", choices=span(0.03, 0.075, 0.005)),
+            Q("r", "r", r"\mathrm{mm}", si=1e-3, choices=span(0.5, 5, 0.5)),
+        ),
+        unknown=Q("dP", r"\Delta P", r"\mathrm{Pa}"),
+        relation="Eq(dP*r, 2*tens)",
+        compute=lambda p: 2 * p["tens"] / p["r"],
+        mistakes=(
+            ("using the soap-bubble formula 4T/r", lambda p: 4 * p["tens"] / p["r"]),
+            ("dropping the 2, ΔP = T/r", lambda p: p["tens"] / p["r"]),
+            ("leaving r in millimetres", lambda p: 2 * p["tens"] / (1000 * p["r"])),
+        ),
+        stem="A liquid has surface tension {tens}. The excess pressure inside a spherical drop "
+        "of this liquid of radius {r} is",
+        method="A drop has a single surface, so $\\Delta P = \\dfrac{{2T}}{{r}} = "
+        "\\dfrac{{2({tens})}}{{{r}\\times 10^{{-3}}}}$ $=$ {answer}.",
+    ),
+)
+
+# ── Unit 8: Thermodynamics ───────────────────────────────────────────────────────────────────
+THERMODYNAMICS: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "phy-first-law-isobaric-expansion",
+        PHY,
+        "phy-first-law-of-thermodynamics",
+        M,
+        "work PΔV from kPa and litres, then the first law with the right sign",
+        givens=(
+            Q("heat", "Q", r"\mathrm{J}", choices=span(300, 2000, 50)),
+            Q("P", "P", r"\mathrm{kPa}", si=1000, choices=span(100, 300, 20)),
+            Q("V1", "V_1", r"\mathrm{L}", si=1e-3, choices=span(1, 4, 0.5)),
+            Q("V2", "V_2", r"\mathrm{L}", si=1e-3, choices=span(1.5, 6, 0.5)),
+        ),
+        unknown=Q("dU", r"\Delta U", r"\mathrm{J}"),
+        relation="Eq(heat, dU + P*(V2 - V1))",
+        compute=lambda p: p["heat"] - p["P"] * (p["V2"] - p["V1"]),
+        mistakes=(
+            ("adding the work, ΔU = Q + PΔV", lambda p: p["heat"] + p["P"] * (p["V2"] - p["V1"])),
+            ("ignoring the work done by the gas", lambda p: p["heat"]),
+            ("taking the work as PV₂", lambda p: p["heat"] - p["P"] * p["V2"]),
+        ),
+        stem="A gas absorbs heat {heat} and expands at a constant pressure {P} from a volume "
+        "{V1} to a volume {V2}. The change in the internal energy of the gas is",
+        method="Work done by the gas $W = P(V_2 - V_1) = ({P}\\times 10^3)({V2} - {V1})\\times "
+        "10^{{-3}}$ J. By the first law $Q = \\Delta U + W$, so $\\Delta U = {heat} - W =$ "
+        "{answer}.",
+        accept=lambda p: (
+            p["V2"] > p["V1"] and p["heat"] - p["P"] * (p["V2"] - p["V1"]) > 0.15 * p["heat"]
+        ),
+    ),
+    NumericalTemplate(
+        "phy-carnot-efficiency-celsius",
+        PHY,
+        "phy-second-law-of-thermodynamics",
+        M,
+        "Celsius-to-kelvin conversion of both reservoirs before the ratio",
+        givens=(
+            Q("T1", "T_1", CELSIUS, choices=span(127, 927, 100)),
+            Q("T2", "T_2", CELSIUS, choices=(7.0, 17.0, 27.0, 37.0, 47.0, 57.0, 77.0, 127.0)),
+        ),
+        unknown=Q("eta", r"\eta", PCT, si=0.01),
+        relation="Eq(eta, 1 - (T2 + 273)/(T1 + 273))",
+        compute=lambda p: 1 - (p["T2"] + 273) / (p["T1"] + 273),
+        mistakes=(
+            ("using the Celsius temperatures directly", lambda p: 1 - p["T2"] / p["T1"]),
+            (
+                "reporting T₂/T₁, the fraction of heat rejected",
+                lambda p: (p["T2"] + 273) / (p["T1"] + 273),
+            ),
+            (
+                "dividing the temperature difference by the sink temperature",
+                lambda p: _fraction((p["T1"] - p["T2"]) / (p["T2"] + 273)),
+            ),
+        ),
+        stem="A Carnot engine works between a source at {T1} and a sink at {T2}. Taking 0 °C as "
+        "273 K, the efficiency of the engine is",
+        method="In kelvin, $T_1 = {T1} + 273$ and $T_2 = {T2} + 273$; the Carnot efficiency is "
+        "$\\eta = 1 - \\dfrac{{T_2}}{{T_1}}$ $=$ {answer}.",
+        accept=lambda p: p["T1"] - p["T2"] >= 100,
+    ),
+)
+
+# ── Unit 9: Kinetic Theory of Gases ──────────────────────────────────────────────────────────
+KINETIC_THEORY: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "phy-rms-speed-gas",
+        PHY,
+        "phy-rms-speed",
+        M,
+        "square root of 3RT/M with the molar mass converted from g to kg",
+        givens=(
+            Q(
+                "Mm",
+                "M",
+                r"\mathrm{g\,mol^{-1}}",
+                si=1e-3,
+                choices=(2.0, 4.0, 16.0, 28.0, 32.0, 44.0),
+            ),
+            Q("R", "R", r"\mathrm{J\,mol^{-1}\,K^{-1}}", choices=(8.314,)),
+            Q("T", "T", r"\mathrm{K}", choices=span(200, 1000, 50)),
+        ),
+        unknown=Q("v", r"v_{rms}", MS),
+        relation="Eq(Mm*v**2, 3*R*T)",
+        compute=lambda p: math.sqrt(3 * p["R"] * p["T"] / p["Mm"]),
+        mistakes=(
+            (
+                "leaving the molar mass in grams",
+                lambda p: math.sqrt(3 * p["R"] * p["T"] / (1000 * p["Mm"])),
+            ),
+            (
+                "the most probable speed √(2RT/M)",
+                lambda p: math.sqrt(2 * p["R"] * p["T"] / p["Mm"]),
+            ),
+            (
+                "the mean speed √(8RT/πM)",
+                lambda p: math.sqrt(8 * p["R"] * p["T"] / (math.pi * p["Mm"])),
+            ),
+        ),
+        stem="A gas has molar mass {Mm}. Taking {R}, the rms speed of its molecules at a "
+        "temperature {T} is",
+        method="$v_{{rms}} = \\sqrt{{\\dfrac{{3RT}}{{M}}}}$ with $M = {Mm}\\times 10^{{-3}}$ "
+        "kg mol⁻¹: $v_{{rms}} = \\sqrt{{\\dfrac{{3({R})({T})}}{{{Mm}\\times 10^{{-3}}}}}}$ $=$ "
+        "{answer}.",
+    ),
+)
+
+# ── Unit 10: Oscillations and Waves ──────────────────────────────────────────────────────────
+OSCILLATIONS_WAVES: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "phy-spring-mass-period",
+        PHY,
+        "phy-spring-oscillations",
+        E,
+        "one step: T = 2π√(m/k)",
+        givens=(
+            Q("m", "m", r"\mathrm{kg}", choices=span(0.2, 4, 0.2)),
+            Q("k", "k", r"\mathrm{N\,m^{-1}}", choices=span(20, 400, 20)),
+        ),
+        unknown=Q("T", "T", r"\mathrm{s}"),
+        relation="Eq(T**2*k, 4*pi**2*m)",
+        compute=lambda p: 2 * math.pi * math.sqrt(p["m"] / p["k"]),
+        mistakes=(
+            ("inverting the ratio, 2π√(k/m)", lambda p: 2 * math.pi * math.sqrt(p["k"] / p["m"])),
+            ("dropping the 2π", lambda p: math.sqrt(p["m"] / p["k"])),
+            (
+                "reporting the frequency instead of the period",
+                lambda p: 1 / (2 * math.pi * math.sqrt(p["m"] / p["k"])),
+            ),
+        ),
+        stem="A block of mass {m} attached to a light spring of force constant {k} oscillates "
+        "on a smooth horizontal surface. The time period of its oscillations is",
+        method="$T = 2\\pi\\sqrt{{m/k}} = 2\\pi\\sqrt{{{m}/{k}}}$, so $T =$ {answer}.",
+    ),
+    NumericalTemplate(
+        "phy-string-fundamental-frequency",
+        PHY,
+        "phy-standing-waves",
+        H,
+        "wave speed from tension and mass density, then the fundamental mode, two unit conversions",
+        givens=(
+            Q("L", "L", r"\mathrm{cm}", si=0.01, choices=span(30, 150, 10)),
+            Q("mu", r"\mu", r"\mathrm{g\,m^{-1}}", si=1e-3, choices=span(1, 10, 0.5)),
+            Q("tens", "T", r"\mathrm{N}", choices=span(20, 200, 10)),
+        ),
+        unknown=Q("f", "f_1", r"\mathrm{Hz}"),
+        relation="Eq(2*L*f, sqrt(tens/mu))",
+        compute=lambda p: math.sqrt(p["tens"] / p["mu"]) / (2 * p["L"]),
+        mistakes=(
+            ("dropping the 2, f = v/L", lambda p: math.sqrt(p["tens"] / p["mu"]) / p["L"]),
+            (
+                "leaving μ in g m⁻¹",
+                lambda p: math.sqrt(p["tens"] / (1000 * p["mu"])) / (2 * p["L"]),
+            ),
+            (
+                "using the closed-pipe relation f = v/4L",
+                lambda p: math.sqrt(p["tens"] / p["mu"]) / (4 * p["L"]),
+            ),
+        ),
+        stem="A string of length {L}, fixed at both ends, has a linear mass density {mu} and is "
+        "kept under a tension {tens}. The frequency of its fundamental mode of vibration is",
+        method="The wave speed is $v = \\sqrt{{T/\\mu}}$ with $\\mu = {mu}\\times 10^{{-3}}$ "
+        "kg m⁻¹, and the fundamental has $L = \\lambda/2$, so $f_1 = \\dfrac{{1}}{{2L}}"
+        "\\sqrt{{\\dfrac{{T}}{{\\mu}}}}$ with $L = {L}\\times 10^{{-2}}$ m: $f_1 =$ {answer}.",
+    ),
+    NumericalTemplate(
+        "phy-beats-count",
+        PHY,
+        "phy-beats",
+        E,
+        "one step: beat frequency f₁ − f₂ times the time",
+        givens=(
+            Q("f1", "f_1", r"\mathrm{Hz}", choices=span(380, 420, 1)),
+            Q("f2", "f_2", r"\mathrm{Hz}", choices=span(370, 415, 1)),
+            Q("t", "t", r"\mathrm{s}", choices=span(2, 10, 1)),
+        ),
+        unknown=Q("nb", "N"),
+        relation="Eq(nb, (f1 - f2)*t)",
+        compute=lambda p: (p["f1"] - p["f2"]) * p["t"],
+        mistakes=(
+            ("giving the beat frequency, ignoring t", lambda p: p["f1"] - p["f2"]),
+            ("dividing by t instead of multiplying", lambda p: (p["f1"] - p["f2"]) / p["t"]),
+            ("counting two beats per cycle", lambda p: 2 * (p["f1"] - p["f2"]) * p["t"]),
+        ),
+        stem="Two tuning forks of frequencies {f1} and {f2} are sounded together. The number of "
+        "beats heard in a time {t} is",
+        method="The beat frequency is $f_1 - f_2 = {f1} - {f2}$ Hz, so in $t = {t}$ s the number "
+        "of beats is $(f_1 - f_2)t =$ {answer}.",
+        accept=lambda p: 1 <= p["f1"] - p["f2"] <= 10,
+    ),
+)
+
+# ── Unit 11: Electrostatics ──────────────────────────────────────────────────────────────────
+ELECTROSTATICS: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "phy-capacitor-stored-energy",
+        PHY,
+        "phy-energy-stored-in-capacitor",
+        E,
+        "one step: U = ½CV² with a microfarad prefix",
+        givens=(
+            Q("C", "C", r"\mu\mathrm{F}", si=1e-6, choices=span(1, 20, 1)),
+            Q("V", "V", r"\mathrm{V}", choices=span(10, 200, 10)),
+        ),
+        unknown=Q("U", "U", r"\mathrm{mJ}", si=1e-3),
+        relation="Eq(U, C*V**2/2)",
+        compute=lambda p: 0.5 * p["C"] * p["V"] ** 2,
+        mistakes=(
+            ("dropping the ½, U = CV²", lambda p: p["C"] * p["V"] ** 2),
+            ("not squaring V, U = ½CV", lambda p: 0.5 * p["C"] * p["V"]),
+            ("reading μF as mF", lambda p: 500 * p["C"] * p["V"] ** 2),
+        ),
+        stem="A capacitor of capacitance {C} is charged to a potential difference {V}. The "
+        "energy stored in it is",
+        method="$U = \\tfrac{{1}}{{2}}CV^2 = \\tfrac{{1}}{{2}}({C}\\times 10^{{-6}})({V})^2$ J, "
+        "so $U =$ {answer}.",
+    ),
+)
+
+# ── Unit 12: Current Electricity ─────────────────────────────────────────────────────────────
+CURRENT_ELECTRICITY: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "phy-power-in-load-with-internal-resistance",
+        PHY,
+        "phy-emf-and-internal-resistance",
+        H,
+        "two steps: current from the emf and the total resistance, then I²R in the load",
+        givens=(
+            Q("emf", r"\varepsilon", r"\mathrm{V}", choices=(1.5, 2.0, 3.0, 4.5, 6.0, 9.0, 12.0)),
+            Q("r", "r", r"\Omega", choices=(0.5, 1.0, 1.5, 2.0, 2.5, 3.0)),
+            Q("R", "R", r"\Omega", choices=span(2, 20, 1)),
+        ),
+        unknown=Q("P", "P", r"\mathrm{W}"),
+        relation="Eq(P*(R + r)**2, emf**2*R)",
+        compute=lambda p: p["emf"] ** 2 * p["R"] / (p["R"] + p["r"]) ** 2,
+        mistakes=(
+            ("ignoring the internal resistance, P = ε²/R", lambda p: p["emf"] ** 2 / p["R"]),
+            (
+                "giving the total power drawn from the cell, ε²/(R + r)",
+                lambda p: p["emf"] ** 2 / (p["R"] + p["r"]),
+            ),
+            (
+                "using r in place of R in I²R",
+                lambda p: p["emf"] ** 2 * p["r"] / (p["R"] + p["r"]) ** 2,
+            ),
+        ),
+        stem="A cell of emf {emf} and internal resistance {r} is connected across an external "
+        "resistor {R}. The power dissipated in the external resistor is",
+        method="The current is $I = \\dfrac{{\\varepsilon}}{{R + r}} = \\dfrac{{{emf}}}{{{R} + "
+        "{r}}}$ A, and the power in the resistor is $P = I^2R$ $=$ {answer}.",
+    ),
+)
+
+# ── Unit 13: Magnetic Effects of Current and Magnetism ───────────────────────────────────────
+MAGNETISM: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "phy-field-at-centre-of-coil",
+        PHY,
+        "phy-biot-savart-law",
+        M,
+        "B = μ₀NI/2R with a centimetre conversion and an answer in mT",
+        givens=(
+            Q("turns", "N", choices=span(10, 100, 10)),
+            Q("R", "R", r"\mathrm{cm}", si=0.01, choices=span(5, 20, 1)),
+            Q("cur", "I", r"\mathrm{A}", choices=span(0.5, 5, 0.5)),
+            Q("k", r"\mu_0/4\pi", r"\mathrm{T\,m\,A^{-1}}", choices=(1e-7,)),
+        ),
+        unknown=Q("B", "B", r"\mathrm{mT}", si=1e-3),
+        relation="Eq(B*2*R, 4*pi*k*turns*cur)",
+        compute=lambda p: 4 * math.pi * p["k"] * p["turns"] * p["cur"] / (2 * p["R"]),
+        mistakes=(
+            (
+                "dropping the 2, B = μ₀NI/R",
+                lambda p: 4 * math.pi * p["k"] * p["turns"] * p["cur"] / p["R"],
+            ),
+            (
+                "using the straight-wire formula μ₀NI/(2πR)",
+                lambda p: 2 * p["k"] * p["turns"] * p["cur"] / p["R"],
+            ),
+            (
+                "forgetting the number of turns",
+                lambda p: 4 * math.pi * p["k"] * p["cur"] / (2 * p["R"]),
+            ),
+        ),
+        stem="A circular coil of {turns} turns and radius {R} carries a current {cur}. Taking "
+        "{k}, the magnitude of the magnetic field at the centre of the coil is",
+        method="At the centre of a coil, $B = \\dfrac{{\\mu_0 N I}}{{2R}} = \\dfrac{{4\\pi\\times "
+        "10^{{-7}}({turns})({cur})}}{{2({R}\\times 10^{{-2}})}}$ T $=$ {answer}.",
+    ),
+    NumericalTemplate(
+        "phy-proton-radius-in-magnetic-field",
+        PHY,
+        "phy-lorentz-force",
+        H,
+        "speed from the accelerating voltage, then r = mv/(qB), with constants and cm",
+        givens=(
+            Q("V", "V", r"\mathrm{V}", choices=span(500, 5000, 250)),
+            Q("B", "B", r"\mathrm{T}", choices=(0.05, 0.1, 0.2, 0.25, 0.5)),
+            Q("mp", "m_p", r"\mathrm{kg}", choices=(1.67e-27,)),
+            Q("e", "e", r"\mathrm{C}", choices=(1.6e-19,)),
+        ),
+        unknown=Q("r", "r", r"\mathrm{cm}", si=0.01),
+        relation="Eq((e*B*r)**2, 2*mp*e*V)",
+        compute=lambda p: math.sqrt(2 * p["mp"] * p["V"] / p["e"]) / p["B"],
+        mistakes=(
+            (
+                "dropping the ½ in eV = ½mv²",
+                lambda p: math.sqrt(p["mp"] * p["V"] / p["e"]) / p["B"],
+            ),
+            (
+                "reporting the diameter of the circle",
+                lambda p: 2 * math.sqrt(2 * p["mp"] * p["V"] / p["e"]) / p["B"],
+            ),
+        ),
+        stem="A proton, initially at rest, is accelerated through a potential difference {V} "
+        "and then enters a uniform magnetic field {B}, moving perpendicular to the field. "
+        "Taking {mp} and {e}, the radius of its circular path is",
+        method="From $eV = \\tfrac{{1}}{{2}}m_pv^2$, $v = \\sqrt{{2eV/m_p}}$; the magnetic force "
+        "gives $evB = m_pv^2/r$, so $r = \\dfrac{{m_pv}}{{eB}} = \\dfrac{{1}}{{B}}"
+        "\\sqrt{{\\dfrac{{2m_pV}}{{e}}}}$ with $V = {V}$ V and $B = {B}$ T: $r =$ {answer}.",
+    ),
+)
+
+# ── Unit 14: Electromagnetic Induction and Alternating Currents ──────────────────────────────
+INDUCTION_AC: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "phy-motional-emf-rod",
+        PHY,
+        "phy-motional-emf",
+        E,
+        "one step: ε = Blv after a centimetre-to-metre conversion",
+        givens=(
+            Q("l", "l", r"\mathrm{cm}", si=0.01, choices=span(10, 100, 10)),
+            Q("v", "v", MS, choices=span(1, 20, 1)),
+            Q("B", "B", r"\mathrm{T}", choices=(0.1, 0.2, 0.25, 0.4, 0.5, 0.8, 1.0)),
+        ),
+        unknown=Q("emf", r"\varepsilon", r"\mathrm{V}"),
+        relation="Eq(emf, B*l*v)",
+        compute=lambda p: p["B"] * p["l"] * p["v"],
+        mistakes=(
+            ("leaving l in centimetres", lambda p: 100 * p["B"] * p["l"] * p["v"]),
+            ("using the rotating-rod formula ½Blv", lambda p: 0.5 * p["B"] * p["l"] * p["v"]),
+            ("dividing by the length, ε = Bv/l", lambda p: p["B"] * p["v"] / p["l"]),
+        ),
+        stem="A straight conductor of length {l} moves with a speed {v} through a uniform "
+        "magnetic field {B}; the conductor, its velocity and the field are mutually "
+        "perpendicular. The emf induced between its ends is",
+        method="$\\varepsilon = Blv = ({B})({l}\\times 10^{{-2}})({v})$ V, so $\\varepsilon =$ "
+        "{answer}.",
+    ),
+    NumericalTemplate(
+        "phy-lc-resonant-frequency",
+        PHY,
+        "phy-lcr-series-circuit",
+        M,
+        "square root of a product of two prefixed quantities, then divide by 2π",
+        givens=(
+            Q("L", "L", r"\mathrm{mH}", si=1e-3, choices=span(10, 100, 10)),
+            Q("C", "C", r"\mu\mathrm{F}", si=1e-6, choices=span(1, 20, 1)),
+        ),
+        unknown=Q("f", "f_0", r"\mathrm{Hz}"),
+        relation="Eq(4*pi**2*f**2*L*C, 1)",
+        compute=lambda p: 1 / (2 * math.pi * math.sqrt(p["L"] * p["C"])),
+        mistakes=(
+            (
+                "reporting the angular frequency 1/√(LC)",
+                lambda p: 1 / math.sqrt(p["L"] * p["C"]),
+            ),
+            (
+                "reading μF as mF",
+                lambda p: 1 / (2 * math.pi * math.sqrt(1000 * p["L"] * p["C"])),
+            ),
+            (
+                "forgetting the square root, 1/(2πLC)",
+                lambda p: 1 / (2 * math.pi * p["L"] * p["C"]),
+            ),
+        ),
+        stem="A series LCR circuit contains an inductor of inductance {L} and a capacitor of "
+        "capacitance {C}. The resonant frequency of the circuit is",
+        method="At resonance $X_L = X_C$, i.e. $2\\pi f_0 L = \\dfrac{{1}}{{2\\pi f_0 C}}$, so "
+        "$f_0 = \\dfrac{{1}}{{2\\pi\\sqrt{{LC}}}}$ with $L = {L}\\times 10^{{-3}}$ H and "
+        "$C = {C}\\times 10^{{-6}}$ F: $f_0 =$ {answer}.",
+    ),
+)
+
+# ── Unit 15: Electromagnetic Waves ───────────────────────────────────────────────────────────
+EM_WAVES: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "phy-em-wave-wavelength-fm",
+        PHY,
+        "phy-electromagnetic-spectrum",
+        E,
+        "one step: λ = c/f with a megahertz prefix",
+        givens=(
+            Q("freq", "f", r"\mathrm{MHz}", si=1e6, choices=span(88, 108, 0.5)),
+            Q("c", "c", MS, choices=(3e8,)),
+        ),
+        unknown=Q("lam", r"\lambda", r"\mathrm{m}"),
+        relation="Eq(c, freq*lam)",
+        compute=lambda p: p["c"] / p["freq"],
+        mistakes=(
+            ("reading MHz as kHz", lambda p: 1000 * p["c"] / p["freq"]),
+            ("reading MHz as GHz", lambda p: p["c"] / p["freq"] / 1000),
+            ("halving the wavelength, λ = c/2f", lambda p: p["c"] / (2 * p["freq"])),
+        ),
+        stem="An FM radio station broadcasts at a frequency {freq}. Taking {c} as the speed of "
+        "electromagnetic waves, the wavelength of the radio waves is",
+        method="$\\lambda = c/f = \\dfrac{{3\\times 10^8}}{{{freq}\\times 10^6}}$ m, so "
+        "$\\lambda =$ {answer}.",
+    ),
+)
+
+# ── Unit 16: Optics ──────────────────────────────────────────────────────────────────────────
+OPTICS: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "phy-concave-mirror-image-height",
+        PHY,
+        "phy-mirror-formula",
+        H,
+        "mirror formula with the sign convention for v, then the magnification",
+        givens=(
+            Q("h", "h_o", r"\mathrm{cm}", si=0.01, choices=span(1, 10, 1)),
+            Q("d", "u", r"\mathrm{cm}", si=0.01, choices=span(15, 90, 5)),
+            Q("f", "f", r"\mathrm{cm}", si=0.01, choices=span(10, 30, 5)),
+        ),
+        unknown=Q("hi", "h_i", r"\mathrm{cm}", si=0.01),
+        relation="Eq(hi, h*(1/(1/f - 1/d))/d)",
+        compute=lambda p: p["h"] * p["f"] / (p["d"] - p["f"]),
+        mistakes=(
+            ("inverting the magnification, m = u/v", lambda p: p["h"] * (p["d"] - p["f"]) / p["f"]),
+            (
+                "a sign error in the mirror formula, v = uf/(u + f)",
+                lambda p: p["h"] * p["f"] / (p["d"] + p["f"]),
+            ),
+            ("taking the magnification as f/u", lambda p: p["h"] * p["f"] / p["d"]),
+        ),
+        stem="An object of height {h} stands upright on the principal axis at a distance {d} in "
+        "front of a concave mirror of focal length {f}. The height of its image is",
+        method="With distances measured against the incident light negative, $\\dfrac{{1}}{{v}} + "
+        "\\dfrac{{1}}{{-{d}}} = \\dfrac{{1}}{{-{f}}}$ gives $|v| = \\dfrac{{uf}}{{u - f}} = "
+        "\\dfrac{{({d})({f})}}{{{d} - {f}}}$ cm (a real, inverted image). Its size is "
+        "$h_i = h_o\\dfrac{{|v|}}{{u}} = h_o\\dfrac{{f}}{{u - f}}$ $=$ {answer}.",
+        accept=lambda p: p["d"] >= 1.25 * p["f"],
+    ),
+    NumericalTemplate(
+        "phy-refractive-index-from-critical-angle",
+        PHY,
+        "phy-total-internal-reflection",
+        E,
+        "one step: n = 1/sin C",
+        givens=(Q("crit", "C", DEG, choices=span(30, 60, 1)),),
+        unknown=Q("n", "n"),
+        relation="Eq(n*sin(crit*pi/180), 1)",
+        compute=lambda p: 1 / _sin(p["crit"]),
+        mistakes=(
+            ("using cos C, n = 1/cos C", lambda p: 1 / _cos(p["crit"])),
+            ("taking n = sin C", lambda p: _sin(p["crit"])),
+            ("using tan C, n = 1/tan C", lambda p: 1 / math.tan(math.radians(p["crit"]))),
+        ),
+        stem="The critical angle for light travelling from a transparent medium into air is "
+        "{crit}. The refractive index of the medium is",
+        method="At the critical angle the refracted ray grazes the surface: $n\\sin C = 1$, so "
+        "$n = \\dfrac{{1}}{{\\sin {crit}^\\circ}}$ $=$ {answer}.",
+    ),
+)
+
+# ── Unit 17: Dual Nature of Matter and Radiation ─────────────────────────────────────────────
+DUAL_NATURE: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "phy-threshold-frequency",
+        PHY,
+        "phy-stopping-potential",
+        M,
+        "electronvolt-to-joule conversion, then ν₀ = φ/h",
+        givens=(
+            Q("phi", r"\phi", r"\mathrm{eV}", choices=span(1.8, 5.0, 0.05)),
+            Q("h", "h", r"\mathrm{J\,s}", choices=(6.63e-34,)),
+            Q("e", "e", r"\mathrm{C}", choices=(1.6e-19,)),
+        ),
+        unknown=Q("nu", r"\nu_0", r"\mathrm{Hz}"),
+        relation="Eq(h*nu, phi*e)",
+        compute=lambda p: p["phi"] * p["e"] / p["h"],
+        mistakes=(
+            ("leaving φ in electronvolts", lambda p: p["phi"] / p["h"]),
+            ("using h/2π in place of h", lambda p: 2 * math.pi * p["phi"] * p["e"] / p["h"]),
+        ),
+        stem="The work function of a metal surface is {phi}. Taking {h} and {e}, the threshold "
+        "frequency for photoelectric emission from this surface is",
+        method="At threshold the photon energy equals the work function: $h\\nu_0 = \\phi$, with "
+        "$\\phi = {phi}\\times 1.6\\times 10^{{-19}}$ J, so $\\nu_0 = \\phi/h$ $=$ {answer}.",
+    ),
+)
+
+# ── Unit 18: Atoms and Nuclei ────────────────────────────────────────────────────────────────
+ATOMS_NUCLEI: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "phy-hydrogen-line-wavelength",
+        PHY,
+        "phy-hydrogen-spectrum",
+        H,
+        "difference of inverse squares, its reciprocal, then metres to nanometres",
+        givens=(
+            Q("n2", "n_2", choices=(2.0, 3.0, 4.0, 5.0, 6.0, 7.0)),
+            Q("n1", "n_1", choices=(1.0, 2.0, 3.0, 4.0)),
+            Q("Rh", "R", r"\mathrm{m^{-1}}", choices=(1.097e7,)),
+        ),
+        unknown=Q("lam", r"\lambda", r"\mathrm{nm}", si=1e-9),
+        relation="Eq(1/lam, Rh*(1/n1**2 - 1/n2**2))",
+        compute=lambda p: 1 / (p["Rh"] * (1 / p["n1"] ** 2 - 1 / p["n2"] ** 2)),
+        mistakes=(
+            ("using 1/n instead of 1/n²", lambda p: 1 / (p["Rh"] * (1 / p["n1"] - 1 / p["n2"]))),
+            (
+                "adding the two terms",
+                lambda p: 1 / (p["Rh"] * (1 / p["n1"] ** 2 + 1 / p["n2"] ** 2)),
+            ),
+            ("giving the series limit (ignoring n₂)", lambda p: p["n1"] ** 2 / p["Rh"]),
+        ),
+        stem="In a hydrogen atom, the electron jumps from the orbit {n2} to the orbit {n1}. "
+        "Taking the Rydberg constant {Rh}, the wavelength of the photon emitted is",
+        method="$\\dfrac{{1}}{{\\lambda}} = R\\left(\\dfrac{{1}}{{n_1^2}} - \\dfrac{{1}}{{n_2^2}}"
+        "\\right) = {Rh}\\left(\\dfrac{{1}}{{{n1}^2}} - \\dfrac{{1}}{{{n2}^2}}\\right)$ m⁻¹; "
+        "inverting and converting to nanometres gives $\\lambda =$ {answer}.",
+        accept=lambda p: p["n2"] > p["n1"],
+    ),
+)
+
+PHYSICS_MORE: tuple[NumericalTemplate, ...] = (
+    MEASUREMENT
+    + LAWS_OF_MOTION
+    + WORK_ENERGY_POWER
+    + ROTATION
+    + GRAVITATION
+    + SOLIDS_LIQUIDS
+    + THERMODYNAMICS
+    + KINETIC_THEORY
+    + OSCILLATIONS_WAVES
+    + ELECTROSTATICS
+    + CURRENT_ELECTRICITY
+    + MAGNETISM
+    + INDUCTION_AC
+    + EM_WAVES
+    + OPTICS
+    + DUAL_NATURE
+    + ATOMS_NUCLEI
+)

@@ -6,9 +6,11 @@ import datetime as dt
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import duckdb
 import polars as pl
+import pyarrow as pa
 
 from core.ids import canonical_json
 from core.records import Attempt, Paper, Question
@@ -163,9 +165,7 @@ class Warehouse:
                 ]
             )
         if rows:
-            self.con.executemany(
-                "INSERT INTO questions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", rows
-            )
+            self._insert_rows("questions", rows)
         return len(rows)
 
     def insert_attempts(self, attempts: Iterable[Attempt]) -> int:
@@ -193,12 +193,18 @@ class Warehouse:
         if not rows:
             return 0
         before = self.count("attempts")
-        self.con.executemany(
-            "INSERT INTO attempts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT DO NOTHING",
-            rows,
-        )
+        self._insert_rows("attempts", rows, "ON CONFLICT DO NOTHING")
         return self.count("attempts") - before
+
+    def _insert_rows(self, table: str, rows: list[list[Any]], conflict: str = "") -> None:
+        """Bulk insert through Arrow: one statement however many rows (executemany is per row)."""
+        columns = [r[0] for r in self.con.execute(f"DESCRIBE {table}").fetchall()]
+        data = pa.table({c: [row[i] for row in rows] for i, c in enumerate(columns)})
+        self.con.register("_incoming", data)
+        try:
+            self.con.execute(f"INSERT INTO {table} SELECT * FROM _incoming {conflict}")
+        finally:
+            self.con.unregister("_incoming")
 
     def questions(self, ids: Sequence[str] | None = None) -> list[Question]:
         """Stored questions (all, or the given ids in the given order)."""

@@ -174,7 +174,76 @@ def _cmd_kb(settings: Settings, args: argparse.Namespace) -> int:
     raise AssertionError(args.kb_command)
 
 
-COMMANDS = {"nightly": _cmd_nightly, "api": _cmd_api, "stats": _cmd_stats, "kb": _cmd_kb}
+def _cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from core.records import Difficulty, Subject
+    from core.warehouse import open_warehouse
+    from flows.services import build_services
+    from pipeline.pool import CellReport, fill_pool, pool_deficits
+
+    services = build_services(settings)
+    subjects = [Subject(args.subject)] if args.subject else list(Subject)
+    needs = {(s, d): args.per_cell for s in subjects for d in Difficulty}
+    started = time.perf_counter()
+    with open_warehouse(settings.warehouse_path) as wh:
+        deficits = pool_deficits(wh.pool(), needs)
+        total = sum(deficits.values())
+        if not total:
+            print(f"every cell already holds {args.per_cell} unused questions")
+            return 0
+        columns = (
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+        )
+        with Progress(*columns, transient=False) as bar:
+            task = bar.add_task("verified questions", total=total)
+            done: dict[tuple[str, str], int] = {}
+
+            def advance(report: CellReport) -> None:
+                key = (report.subject.value, report.difficulty.value)
+                bar.update(
+                    task,
+                    advance=report.accepted - done.get(key, 0),
+                    description=f"{key[0]}/{key[1]}",
+                )
+                done[key] = report.accepted
+
+            reports = fill_pool(
+                wh,
+                services.drafter,
+                services.solver,
+                deficits,
+                settings.max_attempts_per_question,
+                on_progress=advance,
+            )
+        rows = wh.con.execute(
+            "SELECT generator, verdict, count(*) FROM attempts GROUP BY ALL ORDER BY ALL"
+        ).fetchall()
+    elapsed = time.perf_counter() - started
+    accepted = sum(r.accepted for r in reports)
+    print(f"{accepted} questions verified in {elapsed:.1f} s ({accepted / elapsed:.0f}/s)")
+    for r in reports:
+        reasons = ", ".join(f"{k} ×{v}" for k, v in r.reasons.items()) or "none"
+        print(
+            f"  {r.subject.value:9} {r.difficulty.value:6} +{r.accepted}/{r.needed} "
+            f"rejected {r.rejected} ({reasons}){'  [generators exhausted]' if r.exhausted else ''}"
+        )
+    print("all attempts so far, per generator:")
+    for generator, verdict, n in rows:
+        print(f"  {generator:20} {verdict:9} {n}")
+    return 0
+
+
+COMMANDS = {
+    "nightly": _cmd_nightly,
+    "api": _cmd_api,
+    "stats": _cmd_stats,
+    "kb": _cmd_kb,
+    "pool": _cmd_pool,
+}
 
 
 def parser() -> argparse.ArgumentParser:
@@ -190,6 +259,16 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("--host", help="bind address (default 127.0.0.1)")
     a.add_argument("--port", type=int, help="port (default 8000)")
     sub.add_parser("stats", help="row counts and pool coverage of the warehouse")
+    pool = sub.add_parser("pool", help="the question pool")
+    poolsub = pool.add_subparsers(dest="pool_command", required=True, metavar="ACTION")
+    fill = poolsub.add_parser("fill", help="top every subject × difficulty cell up to a target")
+    fill.add_argument("--subject", choices=["Physics", "Chemistry", "Botany", "Zoology"])
+    fill.add_argument(
+        "--per-cell",
+        type=int,
+        default=60,
+        help="unused verified questions wanted per cell (default 60)",
+    )
     kb = sub.add_parser("kb", help="the knowledge store: ingest, search, stats, references")
     kbsub = kb.add_subparsers(dest="kb_command", required=True, metavar="KB_COMMAND")
     ingest = kbsub.add_parser("ingest", help="ingest Markdown, HTML, PDF or CNXML files or folders")

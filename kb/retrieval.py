@@ -144,6 +144,7 @@ class SentenceIndex:
 
     sentences: list[Sentence]
     idf: dict[str, float] = field(default_factory=dict)
+    postings: dict[str, frozenset[int]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, chunks: Iterable[Chunk]) -> SentenceIndex:
@@ -153,7 +154,11 @@ class SentenceIndex:
         df = Counter(t for s in items for t in s.tokens)
         n = max(1, len(items))
         idf = {t: math.log(1 + n / d) for t, d in df.items()}
-        return cls(items, idf)
+        postings: dict[str, set[int]] = {}
+        for i, s in enumerate(items):
+            for t in s.tokens:
+                postings.setdefault(t, set()).add(i)
+        return cls(items, idf, {t: frozenset(ids) for t, ids in postings.items()})
 
     def weight(self, tokens: Iterable[str]) -> float:
         # Words never seen in the corpus carry the largest weight: they cannot be matched.
@@ -161,5 +166,16 @@ class SentenceIndex:
         return sum(self.idf.get(t, top) for t in tokens)
 
     def containing(self, required: frozenset[str]) -> list[Sentence]:
-        """Sentences that hold every required token."""
-        return [s for s in self.sentences if required <= s.tokens]
+        """Sentences that hold every required token (an intersection of posting lists)."""
+        if not required:
+            return list(self.sentences)
+        lists = sorted((self.postings.get(t, frozenset()) for t in required), key=len)
+        ids = set(lists[0]).intersection(*lists[1:])
+        return [self.sentences[i] for i in sorted(ids)]
+
+    def sharing(self, tokens: frozenset[str]) -> list[Sentence]:
+        """Sentences that hold at least one of the tokens."""
+        ids: set[int] = set()
+        for t in tokens:
+            ids |= self.postings.get(t, frozenset())
+        return [self.sentences[i] for i in sorted(ids)]

@@ -21,7 +21,7 @@ DAILY_MIX: Mapping[Difficulty, int] = {
     Difficulty.HARD: 10,
 }
 SUBJECTS: tuple[Subject, ...] = tuple(Subject)
-BATCH_SIZE = 25
+BATCH_SIZE = 100
 
 
 def paper_needs(mix: Mapping[Difficulty, int] = DAILY_MIX) -> dict[Cell, int]:

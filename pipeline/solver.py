@@ -135,7 +135,9 @@ def _claim_support(index: SentenceIndex, claim: str) -> float:
     total = index.weight(tokens)
     if not tokens:
         return 0.0
-    return max((index.weight(tokens & s.tokens) / total for s in index.sentences), default=0.0)
+    return max(
+        (index.weight(tokens & s.tokens) / total for s in index.sharing(tokens)), default=0.0
+    )
 
 
 def _two_statements(view: SolverView, index: SentenceIndex) -> SolverAnswer:

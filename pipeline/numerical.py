@@ -30,6 +30,8 @@ GENERATOR = "offline.numerical"
 ANSWER_SIG_FIGS = 3
 # Options closer than this to each other could be confused after rounding, so they are dropped.
 MIN_SEPARATION = 0.05
+# Consecutive failed or repeated draws after which a template counts as used up.
+EXHAUSTED_AFTER = 300
 
 Params = Mapping[str, float]
 
@@ -162,10 +164,16 @@ def numerical_drafts(
     template: NumericalTemplate, syllabus: Syllabus, start: int = 0
 ) -> Iterator[Draft]:
     """Drafts for seeds start, start+1, … (draws that make no sound question are skipped)."""
+    seen: set[str] = set()
     seed, misses = start, 0
-    while misses < 1000:  # a template whose draws all fail is exhausted, not an endless loop
+    # A template whose draws keep failing or repeating is exhausted, not an endless loop.
+    while misses < EXHAUSTED_AFTER:
         draft = numerical_draft(template, seed, syllabus)
-        misses = 0 if draft is not None else misses + 1
-        if draft is not None:
-            yield draft
         seed += 1
+        key = draft.content.stem_markdown if draft is not None else None
+        if key is None or key in seen:
+            misses += 1
+            continue
+        misses = 0
+        seen.add(key)
+        yield draft

@@ -75,7 +75,10 @@ def fill_pool(
         attempts: list[Attempt] = []
         questions: list[Question] = []
         drafts = drafter.drafts(subject, difficulty, progress)
-        while report.accepted < needed and report.accepted + report.rejected < budget:
+        # Skips count toward the budget too: a generator that only repeats itself must stop.
+        while (
+            report.accepted < needed and report.accepted + report.rejected + report.skipped < budget
+        ):
             draft = next(drafts, None)
             if draft is None:
                 report.exhausted = True

@@ -80,7 +80,8 @@ def test_every_template_is_confirmed_by_the_solver(
     template, syllabus: Syllabus, solver: OfflineSolver
 ) -> None:
     drafts = list(islice(numerical_drafts(template, syllabus), 25))
-    assert len(drafts) == 25
+    assert len(drafts) >= 10  # a few templates have a small space (e.g. hydrogen transitions)
+    assert len({d.content.stem_markdown for d in drafts}) == len(drafts)  # never a repeat
     for draft in drafts:
         answer = solver.solve(solver_view(draft))
         assert answer.choice == draft.content.correct_key, (

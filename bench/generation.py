@@ -1,0 +1,102 @@
+"""Generation benchmark: verified questions per second per core, acceptance per generator and
+format, and the wall time to fill a 20,000-question pool.
+
+Run with `make bench` (or `python -m bench.generation`). The core loop (draft → independent solve
+→ gate) runs single-threaded, so its rate is per core. The pool fill then writes to a real DuckDB
+warehouse in a temporary QFORGE_HOME. Baseline in the same run: the same fill committing every
+question on its own (batch size 1), on a smaller target.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+import pipeline.pool as pool_module
+from core.records import Difficulty, Subject, Verdict
+from core.settings import Settings
+from core.warehouse import open_warehouse
+from flows.services import build_services
+from pipeline.generation import judged, solver_view
+from pipeline.pool import fill_pool, pool_deficits
+
+
+def core_loop(per_cell: int) -> None:
+    services = build_services(Settings(home=Path(tempfile.mkdtemp())))
+    verdicts: Counter[tuple[str, str]] = Counter()
+    formats: Counter[tuple[str, str]] = Counter()
+    drafted = 0
+    started = time.perf_counter()
+    for subject in Subject:
+        for difficulty in Difficulty:
+            for i, draft in enumerate(services.drafter.drafts(subject, difficulty, {})):
+                if i >= per_cell:
+                    break
+                attempt, _ = judged(draft, services.solver.solve(solver_view(draft)))
+                drafted += 1
+                verdicts[(attempt.generator, attempt.verdict.value)] += 1
+                formats[(attempt.format.value, attempt.verdict.value)] += 1
+    elapsed = time.perf_counter() - started
+    accepted = sum(n for (_, v), n in verdicts.items() if v == Verdict.ACCEPTED.value)
+    print(
+        f"core loop: {drafted} drafts, {accepted} verified in {elapsed:.2f} s on one core = "
+        f"{drafted / elapsed:.0f} drafts/s, {accepted / elapsed:.0f} verified questions/s"
+    )
+    for label, counter in (("generator", verdicts), ("format", formats)):
+        names = sorted({k for k, _ in counter})
+        for name in names:
+            ok, bad = counter[(name, "accepted")], counter[(name, "rejected")]
+            print(f"  {label} {name:22} accepted {ok:5} / {ok + bad:5} = {ok / (ok + bad):.1%}")
+
+
+def fill(target: int, batch_size: int) -> tuple[int, float]:
+    pool_module.BATCH_SIZE = batch_size
+    with tempfile.TemporaryDirectory(prefix="qforge-bench-") as tmp:
+        settings = Settings(home=Path(tmp))
+        services = build_services(settings)
+        per_cell = -(-target // (len(Subject) * len(Difficulty)))
+        needs = {(s, d): per_cell for s in Subject for d in Difficulty}
+        started = time.perf_counter()
+        with open_warehouse(settings.warehouse_path) as wh:
+            reports = fill_pool(
+                wh,
+                services.drafter,
+                services.solver,
+                pool_deficits(wh.pool(), needs),
+                max_attempts_per_question=6,
+            )
+            stored = wh.count("questions")
+        elapsed = time.perf_counter() - started
+    short = {
+        f"{r.subject.value}/{r.difficulty.value}": r.needed - r.accepted
+        for r in reports
+        if r.accepted < r.needed
+    }
+    if short:
+        print(f"  generators ran dry in: {short}")
+    return stored, elapsed
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--per-cell", type=int, default=150, help="drafts per cell in the loop")
+    parser.add_argument("--pool", type=int, default=20_000, help="pool size to fill")
+    args = parser.parse_args(argv)
+    core_loop(args.per_cell)
+    stored, elapsed = fill(args.pool, batch_size=pool_module.BATCH_SIZE)
+    print(
+        f"fill to {args.pool}: {stored} questions stored in {elapsed:.1f} s "
+        f"({stored / elapsed:.0f}/s, batches of {pool_module.BATCH_SIZE})"
+    )
+    base_stored, base_elapsed = fill(2_000, batch_size=1)
+    print(
+        f"baseline, one commit per question: {base_stored} questions in {base_elapsed:.1f} s "
+        f"({base_stored / base_elapsed:.0f}/s)"
+    )
+
+
+if __name__ == "__main__":
+    main()

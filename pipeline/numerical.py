@@ -170,10 +170,9 @@ def numerical_drafts(
     while misses < EXHAUSTED_AFTER:
         draft = numerical_draft(template, seed, syllabus)
         seed += 1
-        key = draft.content.stem_markdown if draft is not None else None
-        if key is None or key in seen:
+        if draft is None or draft.content.stem_markdown in seen:
             misses += 1
             continue
         misses = 0
-        seen.add(key)
+        seen.add(draft.content.stem_markdown)
         yield draft

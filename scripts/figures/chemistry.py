@@ -47,8 +47,9 @@ def hydrogen_energy_levels() -> Svg:
         for i, n_up in enumerate(uppers):
             x = xs + 18 * i
             s.line((x, y(n_up)), (x, y(n_low) - 2), stroke=color, width=1.4, arrow=True)
-        s.text((xs + 9 * (len(uppers) - 1), y(n_low) + 22), label, size=13, fill=color,
-               weight="bold")
+        s.text(
+            (xs + 9 * (len(uppers) - 1), y(n_low) + 22), label, size=13, fill=color, weight="bold"
+        )
 
     series(1, range(2, 7), 190, BLUE, "Lyman series (ultraviolet)")
     series(2, range(3, 7), 330, GREEN, "Balmer series (visible)")
@@ -56,10 +57,12 @@ def hydrogen_energy_levels() -> Svg:
 
     s.line((70, bottom + 10), (70, top - 25), arrow=True)
     s.text((62, top - 32), "Energy", size=13, anchor="start")
-    s.text((330, 558), "Emission: the electron falls from a higher level n₂ to a lower level n₁",
-           size=13)
-    s.text((330, 28), "Hydrogen atom: Eₙ = −13.6/n² eV (levels to scale)", size=15,
-           weight="bold")
+    s.text(
+        (330, 558),
+        "Emission: the electron falls from a higher level n₂ to a lower level n₁",
+        size=13,
+    )
+    s.text((330, 28), "Hydrogen atom: Eₙ = −13.6/n² eV (levels to scale)", size=15, weight="bold")
     return s
 
 
@@ -89,12 +92,18 @@ def first_order_decay() -> Svg:
         s.text((p[0], by + bh + 20), ticks[k - 1], size=13)
     s.text((bx - 8, px(0, 1.0)[1] + 5), "[R]₀", size=13, anchor="end")
     s.text((bx - 8, by + bh + 5), "0", size=13, anchor="end")
-    s.text((px(2.6, 0.5)[0], px(2.6, 0.5)[1]), "[R] = [R]₀ e^(−kt)", size=15, fill=RED,
-           anchor="start")
-    s.text((px(2.6, 0.5)[0], px(2.6, 0.5)[1] + 24), "t½ = 0.693/k (same for every halving)",
-           size=13, anchor="start")
-    s.text((310, 30), "First order reaction: exponential decay of the reactant", size=15,
-           weight="bold")
+    s.text(
+        (px(2.6, 0.5)[0], px(2.6, 0.5)[1]), "[R] = [R]₀ e^(−kt)", size=15, fill=RED, anchor="start"
+    )
+    s.text(
+        (px(2.6, 0.5)[0], px(2.6, 0.5)[1] + 24),
+        "t½ = 0.693/k (same for every halving)",
+        size=13,
+        anchor="start",
+    )
+    s.text(
+        (310, 30), "First order reaction: exponential decay of the reactant", size=15, weight="bold"
+    )
     return s
 
 
@@ -131,8 +140,12 @@ def daniell_cell() -> Svg:
     s.text((490, 108), "cathode (+)", size=13, anchor="start")
     s.text((170, 418), "Zn → Zn²⁺ + 2e⁻ (oxidation)", size=14)
     s.text((490, 418), "Cu²⁺ + 2e⁻ → Cu (reduction)", size=14)
-    s.text((330, 455), "Zn(s) | Zn²⁺(aq) || Cu²⁺(aq) | Cu(s)    E°cell = 0.34 − (−0.76) = 1.10 V",
-           size=14, weight="bold")
+    s.text(
+        (330, 455),
+        "Zn(s) | Zn²⁺(aq) || Cu²⁺(aq) | Cu(s)    E°cell = 0.34 − (−0.76) = 1.10 V",
+        size=14,
+        weight="bold",
+    )
     return s
 
 
@@ -156,18 +169,16 @@ def hess_cycle_carbon() -> Svg:
     s.text((140, y(-393.5) + 24), levels[-393.5] + "   (−393.5)", size=14, anchor="start")
     # direct route
     s.line((190, y(0) + 2), (190, y(-393.5) - 2), stroke=RED, width=3, arrow=True)
-    s.text((200, (y(0) + y(-393.5)) / 2), "ΔH = −393.5 kJ mol⁻¹", size=14, fill=RED,
-           anchor="start")
+    s.text((200, (y(0) + y(-393.5)) / 2), "ΔH = −393.5 kJ mol⁻¹", size=14, fill=RED, anchor="start")
     s.text((200, (y(0) + y(-393.5)) / 2 + 20), "(direct)", size=13, fill=RED, anchor="start")
     # two-step route
     s.line((360, y(0) + 2), (360, y(-110.5) - 2), stroke=BLUE, width=3, arrow=True)
-    s.text((370, (y(0) + y(-110.5)) / 2 + 5), "ΔH₁ = −110.5", size=14, fill=BLUE,
-           anchor="start")
+    s.text((370, (y(0) + y(-110.5)) / 2 + 5), "ΔH₁ = −110.5", size=14, fill=BLUE, anchor="start")
     s.line((480, y(-110.5) + 2), (480, y(-393.5) - 2), stroke=BLUE, width=3, arrow=True)
-    s.text((490, (y(-110.5) + y(-393.5)) / 2), "ΔH₂ = −283.0", size=14, fill=BLUE,
-           anchor="start")
-    s.text((320, 430), "ΔH = ΔH₁ + ΔH₂:  −393.5 = (−110.5) + (−283.0) kJ mol⁻¹", size=15,
-           weight="bold")
+    s.text((490, (y(-110.5) + y(-393.5)) / 2), "ΔH₂ = −283.0", size=14, fill=BLUE, anchor="start")
+    s.text(
+        (320, 430), "ΔH = ΔH₁ + ΔH₂:  −393.5 = (−110.5) + (−283.0) kJ mol⁻¹", size=15, weight="bold"
+    )
     return s
 
 
@@ -196,8 +207,7 @@ def boiling_point_elevation() -> Svg:
     for frac, color in ((1.0, BLUE), (x1, RED)):
         ta, tz = max(t_lo, t_at(p_lo, frac)), min(t_hi, t_at(p_hi, frac))
         ts = [ta + i * (tz - ta) / 200 for i in range(201)]
-        s.plot(box, ts, [frac * p_solvent(t) for t in ts], (t_lo, t_hi), (p_lo, p_hi),
-               stroke=color)
+        s.plot(box, ts, [frac * p_solvent(t) for t in ts], (t_lo, t_hi), (p_lo, p_hi), stroke=color)
     one = px(t_lo, 1.0)
     s.line(one, (bx + bw, one[1]), stroke=GREY, width=1.5, dash="6 4")
     s.text((bx - 8, one[1] + 5), "1 atm", size=13, anchor="end")
@@ -209,16 +219,20 @@ def boiling_point_elevation() -> Svg:
     a, b = px(tb0, 0.62), px(tb, 0.62)
     s.line(b, a, stroke=GREEN, width=2, arrow=True)
     s.line(a, b, stroke=GREEN, width=2, arrow=True)
-    s.text((b[0] + 10, a[1] + 5), f"ΔTb ≈ {tb - tb0:.1f} K", size=13, fill=GREEN,
-           anchor="start")
+    s.text((b[0] + 10, a[1] + 5), f"ΔTb ≈ {tb - tb0:.1f} K", size=13, fill=GREEN, anchor="start")
     lab1 = px(366.0, p_solvent(366.0))
     s.text((lab1[0] - 8, lab1[1] - 10), "pure solvent (water)", size=13, fill=BLUE, anchor="end")
     lab2 = px(380.0, x1 * p_solvent(380.0))
     s.text((lab2[0] + 8, lab2[1] + 18), "solution", size=13, fill=RED, anchor="start")
-    s.text((340, 24), "The solution reaches 1 atm only at a higher temperature", size=15,
-           weight="bold")
-    s.text((320, 425), "Curves: Clausius–Clapeyron for water; solution with solvent mole "
-           "fraction 0.90 (exaggerated)", size=12)
+    s.text(
+        (340, 24), "The solution reaches 1 atm only at a higher temperature", size=15, weight="bold"
+    )
+    s.text(
+        (320, 425),
+        "Curves: Clausius–Clapeyron for water; solution with solvent mole "
+        "fraction 0.90 (exaggerated)",
+        size=12,
+    )
     return s
 
 
@@ -227,8 +241,11 @@ def simple_distillation() -> Svg:
     s = Svg(680, 440, "Apparatus for simple distillation")
     # burner and heat
     s.polyline([(130, 410), (170, 410), (162, 370), (138, 370)], fill="#ddd", closed=True)
-    s.path("M150 366 C138 350 146 340 150 326 C154 340 162 350 150 366 Z", stroke=ORANGE,
-           fill="#f5cba7")
+    s.path(
+        "M150 366 C138 350 146 340 150 326 C154 340 162 350 150 366 Z",
+        stroke=ORANGE,
+        fill="#f5cba7",
+    )
     s.text((185, 395), "heat", size=13, anchor="start")
     # round-bottomed flask with liquid
     s.path("M104 292 A50 50 0 0 0 196 292 Z", stroke="none", fill="#cfe3f7")
@@ -262,14 +279,24 @@ def simple_distillation() -> Svg:
     s.text((wout[0] + 8, wout[1] - 40), "water out", size=13, fill=BLUE, anchor="start")
     # receiver (conical flask) with distillate
     s.line(b, (b[0], 318), width=2)
-    s.polyline([(462, 318), (478, 318), (478, 338), (515, 405), (425, 405), (462, 338)],
-               closed=True, width=2.5, fill="white")
-    s.polyline([(441, 378), (500, 378), (515, 405), (425, 405)], closed=True, fill="#cfe3f7",
-               stroke="none", width=0)
+    s.polyline(
+        [(462, 318), (478, 318), (478, 338), (515, 405), (425, 405), (462, 338)],
+        closed=True,
+        width=2.5,
+        fill="white",
+    )
+    s.polyline(
+        [(441, 378), (500, 378), (515, 405), (425, 405)],
+        closed=True,
+        fill="#cfe3f7",
+        stroke="none",
+        width=0,
+    )
     s.text((530, 360), "receiver", size=13, anchor="start")
     s.text((530, 380), "(distillate)", size=13, anchor="start")
-    s.text((340, 30), "Simple distillation: vapour is condensed and collected", size=15,
-           weight="bold")
+    s.text(
+        (340, 30), "Simple distillation: vapour is condensed and collected", size=15, weight="bold"
+    )
     return s
 
 

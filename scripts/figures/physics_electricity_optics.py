@@ -122,8 +122,12 @@ def wheatstone_bridge() -> Svg:
     s.text((354, 380), "K", size=14, weight="bold")
     s.line((376, 400), (450, 400))
     s.line((450, 400), c)
-    for p, name, off in ((a, "A", (-16, 5)), (b, "B", (0, -12)), (c, "C", (18, 5)),
-                         (d, "D", (0, 24))):
+    for p, name, off in (
+        (a, "A", (-16, 5)),
+        (b, "B", (0, -12)),
+        (c, "C", (18, 5)),
+        (d, "D", (0, 24)),
+    ):
         s.circle(p, 4, fill="#222")
         s.text((p[0] + off[0], p[1] + off[1]), name, size=16, weight="bold")
     s.text((280, 430), "Balanced (no current in G) when P/Q = R/S", size=15)
@@ -245,20 +249,28 @@ def convex_lens_ray_diagram() -> Svg:
     s.line(obj_top, (lens_x, obj_top[1]), stroke="#b9770e", width=1.6)
     slope = (img_top[1] - obj_top[1]) / (img_top[0] - lens_x)
     end_x = 660.0
-    s.line((lens_x, obj_top[1]), (end_x, obj_top[1] + slope * (end_x - lens_x)),
-           stroke="#b9770e", width=1.6)
+    s.line(
+        (lens_x, obj_top[1]),
+        (end_x, obj_top[1] + slope * (end_x - lens_x)),
+        stroke="#b9770e",
+        width=1.6,
+    )
     # ray 2: through the optical centre, undeviated
     slope2 = (img_top[1] - obj_top[1]) / (img_top[0] - obj_top[0])
-    s.line(obj_top, (end_x, obj_top[1] + slope2 * (end_x - obj_top[0])), stroke="#7d3c98",
-           width=1.6)
+    s.line(
+        obj_top, (end_x, obj_top[1] + slope2 * (end_x - obj_top[0])), stroke="#7d3c98", width=1.6
+    )
     # ray 3: through the first focus, then parallel to the axis
     f1 = (lens_x - f, axis_y)
     slope3 = (f1[1] - obj_top[1]) / (f1[0] - obj_top[0])
     hit_y = obj_top[1] + slope3 * (lens_x - obj_top[0])
     s.line(obj_top, (lens_x, hit_y), stroke="#117a65", width=1.6)
     s.line((lens_x, hit_y), (end_x, hit_y), stroke="#117a65", width=1.6)
-    s.text((350, 340), f"u = −{-u:.0f}, f = +{f:.0f}: v = +{v:.0f}, m = {m:.2f}  "
-           "(real, inverted, smaller)", size=14)
+    s.text(
+        (350, 340),
+        f"u = −{-u:.0f}, f = +{f:.0f}: v = +{v:.0f}, m = {m:.2f}  (real, inverted, smaller)",
+        size=14,
+    )
     return s
 
 
@@ -316,13 +328,20 @@ def photoelectric_kmax_vs_frequency() -> Svg:
         s.text((left - 8, py(k) + 4), str(k), size=12, anchor="end")
     for nu0, color, name in ((5.5, BLUE, "metal A"), (10.0, RED, "metal B")):
         nus = [nu0 + 0.1 * i for i in range(int((nu_max - nu0) / 0.1) + 1)]
-        s.plot((left, top, right - left, bottom - top), nus, [h_ev * (n - nu0) for n in nus],
-               (0, nu_max), (k_min, k_max), stroke=color)
+        s.plot(
+            (left, top, right - left, bottom - top),
+            nus,
+            [h_ev * (n - nu0) for n in nus],
+            (0, nu_max),
+            (k_min, k_max),
+            stroke=color,
+        )
         s.line((px(0), py(-h_ev * nu0)), (px(nu0), py(0)), stroke=color, width=1.2, dash="5 4")
         s.circle((px(nu0), py(0)), 4, fill=color)
         s.text((px(nu0), py(0) + 34), f"ν₀ ({name})", size=13, fill=color)
-        s.text((left + 10, py(-h_ev * nu0) + 4), f"−φ₀ ({name})", size=12, fill=color,
-               anchor="start")
+        s.text(
+            (left + 10, py(-h_ev * nu0) + 4), f"−φ₀ ({name})", size=12, fill=color, anchor="start"
+        )
     s.text((px(12.5), py(-1.5)), "parallel lines: slope = h", size=14)
     s.text((px(12.5), py(-2.2)), "for every metal", size=14)
     return s
@@ -342,34 +361,76 @@ def hydrogen_energy_levels() -> Svg:
     for n, e in levels.items():
         s.line((x0, y(e)), (x1, y(e)), width=2 if n <= 3 else 1.2)
         if n <= 4:
-            s.text((x1 + 10, y(e) + 4 + (3 if n == 4 else 0)), f"n = {n}   {e:.2f} eV", size=13,
-                   anchor="start")
-    series = (("Lyman (UV)", 1, (2, 3, 4, 5), 90.0, BLUE),
-              ("Balmer (visible)", 2, (3, 4, 5, 6), 230.0, GREEN),
-              ("Paschen (IR)", 3, (4, 5, 6), 360.0, RED))
+            s.text(
+                (x1 + 10, y(e) + 4 + (3 if n == 4 else 0)),
+                f"n = {n}   {e:.2f} eV",
+                size=13,
+                anchor="start",
+            )
+    series = (
+        ("Lyman (UV)", 1, (2, 3, 4, 5), 90.0, BLUE),
+        ("Balmer (visible)", 2, (3, 4, 5, 6), 230.0, GREEN),
+        ("Paschen (IR)", 3, (4, 5, 6), 360.0, RED),
+    )
     for name, lower, uppers, xs, color in series:
         for j, up in enumerate(uppers):
             x = xs + 18 * j
-            s.line((x, y(levels[up])), (x, y(levels[lower])), stroke=color, width=1.3,
-                   arrow=True)
+            s.line((x, y(levels[up])), (x, y(levels[lower])), stroke=color, width=1.3, arrow=True)
         if lower == 1:
-            s.text((xs + 18 * len(uppers) + 6, y(-8.0)), name, size=13, fill=color,
-                   weight="bold", anchor="start")
+            s.text(
+                (xs + 18 * len(uppers) + 6, y(-8.0)),
+                name,
+                size=13,
+                fill=color,
+                weight="bold",
+                anchor="start",
+            )
         else:
-            s.text((xs + 9 * (len(uppers) - 1), y(levels[lower]) + 18), name, size=13,
-                   fill=color, weight="bold")
-    s.text((320, 24), "E_n = −13.6/n² eV; downward jumps emit photons of energy E_i − E_f",
-           size=13)
+            s.text(
+                (xs + 9 * (len(uppers) - 1), y(levels[lower]) + 18),
+                name,
+                size=13,
+                fill=color,
+                weight="bold",
+            )
+    s.text((320, 24), "E_n = −13.6/n² eV; downward jumps emit photons of energy E_i − E_f", size=13)
     return s
 
 
 # A, binding energy per nucleon (MeV) for representative stable nuclides
 BINDING = (
-    (2, 1.112), (3, 2.827), (4, 7.074), (6, 5.332), (7, 5.606), (9, 6.463), (11, 6.928),
-    (12, 7.680), (14, 7.476), (16, 7.976), (19, 7.779), (20, 8.032), (24, 8.261), (28, 8.448),
-    (32, 8.493), (40, 8.551), (48, 8.666), (56, 8.790), (62, 8.795), (64, 8.736), (80, 8.710),
-    (90, 8.710), (100, 8.640), (120, 8.505), (140, 8.376), (160, 8.220), (180, 8.030),
-    (197, 7.916), (208, 7.868), (220, 7.710), (235, 7.591), (238, 7.570),
+    (2, 1.112),
+    (3, 2.827),
+    (4, 7.074),
+    (6, 5.332),
+    (7, 5.606),
+    (9, 6.463),
+    (11, 6.928),
+    (12, 7.680),
+    (14, 7.476),
+    (16, 7.976),
+    (19, 7.779),
+    (20, 8.032),
+    (24, 8.261),
+    (28, 8.448),
+    (32, 8.493),
+    (40, 8.551),
+    (48, 8.666),
+    (56, 8.790),
+    (62, 8.795),
+    (64, 8.736),
+    (80, 8.710),
+    (90, 8.710),
+    (100, 8.640),
+    (120, 8.505),
+    (140, 8.376),
+    (160, 8.220),
+    (180, 8.030),
+    (197, 7.916),
+    (208, 7.868),
+    (220, 7.710),
+    (235, 7.591),
+    (238, 7.570),
 )
 
 
@@ -379,8 +440,7 @@ def binding_energy_per_nucleon() -> Svg:
     s.line((box[0], box[1] + box[3]), (box[0] + box[2] + 20, box[1] + box[3]), arrow=True)
     s.line((box[0], box[1] + box[3]), (box[0], box[1] - 10), arrow=True)
     s.text((box[0] + box[2] / 2, box[1] + box[3] + 44), "mass number A", size=14)
-    s.text((box[0] - 8, box[1] - 16), "binding energy per nucleon (MeV)", size=14,
-           anchor="start")
+    s.text((box[0] - 8, box[1] - 16), "binding energy per nucleon (MeV)", size=14, anchor="start")
 
     def pt(a: float, e: float) -> Point:
         return (box[0] + a / 250 * box[2], box[1] + box[3] - e / 9.5 * box[3])
@@ -395,16 +455,31 @@ def binding_energy_per_nucleon() -> Svg:
     s.polyline([pt(a, e) for a, e in BINDING], stroke=RED, width=2.5)
     for a, e in BINDING:
         s.circle(pt(a, e), 2.5, fill=RED, stroke=RED, width=1)
-    for a, e, name, off in ((4, 7.074, "⁴He", (14, -6)), (56, 8.790, "⁵⁶Fe (maximum)", (0, -14)),
-                            (238, 7.570, "²³⁸U", (0, -14)), (2, 1.112, "²H", (16, 4))):
+    for a, e, name, off in (
+        (4, 7.074, "⁴He", (14, -6)),
+        (56, 8.790, "⁵⁶Fe (maximum)", (0, -14)),
+        (238, 7.570, "²³⁸U", (0, -14)),
+        (2, 1.112, "²H", (16, 4)),
+    ):
         x, yv = pt(a, e)
         s.text((x + off[0], yv + off[1]), name, size=13, weight="bold")
-    s.text((pt(25, 3.5)[0], pt(25, 3.5)[1]), "fusion of light nuclei", size=13, fill=BLUE,
-           anchor="start")
-    s.text((pt(235, 6.3)[0], pt(235, 6.3)[1]), "fission of heavy nuclei", size=13, fill=BLUE,
-           anchor="end")
-    s.text((pt(120, 8.1)[0], pt(120, 8.1)[1] + 22), "nearly constant, about 8 MeV", size=13,
-           fill=GREY)
+    s.text(
+        (pt(25, 3.5)[0], pt(25, 3.5)[1]),
+        "fusion of light nuclei",
+        size=13,
+        fill=BLUE,
+        anchor="start",
+    )
+    s.text(
+        (pt(235, 6.3)[0], pt(235, 6.3)[1]),
+        "fission of heavy nuclei",
+        size=13,
+        fill=BLUE,
+        anchor="end",
+    )
+    s.text(
+        (pt(120, 8.1)[0], pt(120, 8.1)[1] + 22), "nearly constant, about 8 MeV", size=13, fill=GREY
+    )
     return s
 
 

@@ -8,10 +8,12 @@ from typing import Protocol
 
 from core.ids import attempt_id, question_id
 from core.records import (
+    OPTION_KEYS,
     Attempt,
     Difficulty,
     Draft,
     Question,
+    QuestionFormat,
     SolverAnswer,
     SolverVerdict,
     SolverView,
@@ -19,6 +21,7 @@ from core.records import (
     Verdict,
 )
 from kb.knowledge import KnowledgeBase
+from kb.retrieval import content_tokens
 from kb.syllabus import Syllabus
 from pipeline.facts import fact_drafts
 from pipeline.numerical import NumericalTemplate, numerical_drafts
@@ -53,6 +56,36 @@ def solver_view(draft: Draft) -> SolverView:
         stem_markdown=c.stem_markdown,
         options=c.options,
     )
+
+
+HYGIENE = "hygiene-check-v1"
+
+
+def hygiene_problem(draft: Draft) -> str | None:
+    """A named flaw that would let a student answer without knowing the content, or None.
+
+    - option_substring: one option's text sits inside another's, inviting elimination;
+    - stem_tell: every word of the key is in the stem while no distractor's words are.
+    """
+    c = draft.content
+    texts = [o.text.strip().lower() for o in c.options]
+    if c.format is not QuestionFormat.NUMERICAL:
+        for i, a in enumerate(texts):
+            if any(i != j and len(a) >= 3 and a in b for j, b in enumerate(texts)):
+                return "option_substring"
+    if c.format is QuestionFormat.SINGLE_CORRECT:
+        stem = content_tokens(c.stem_markdown)
+        inside = [bool(tok) and tok <= stem for tok in (content_tokens(o.text) for o in c.options)]
+        if inside[OPTION_KEYS.index(c.correct_key)] and sum(inside) == 1:
+            return "stem_tell"
+    return None
+
+
+def hygiene_rejection(draft: Draft, reason: str) -> Attempt:
+    """The attempt record of a draft refused before any solver saw it."""
+    return judged(draft, SolverAnswer(solver=HYGIENE, choice=None, confidence=0.0, note=reason))[
+        0
+    ].model_copy(update={"rejection_reason": f"hygiene: {reason}"})
 
 
 def rejection_reason(draft: Draft, answer: SolverAnswer, min_confidence: float) -> str | None:

@@ -11,7 +11,14 @@ import polars as pl
 from core.ids import question_id
 from core.records import Attempt, Difficulty, Question, Subject
 from core.warehouse import Warehouse
-from pipeline.generation import Drafter, Solver, judged, solver_view
+from pipeline.generation import (
+    Drafter,
+    Solver,
+    hygiene_problem,
+    hygiene_rejection,
+    judged,
+    solver_view,
+)
 
 Cell = tuple[Subject, Difficulty]
 # A full NEET-UG paper: 45 questions per subject in this difficulty mix.
@@ -88,7 +95,11 @@ def fill_pool(
                 report.skipped += 1
                 continue
             attempted.add(draft_id)
-            attempt, question = judged(draft, solver.solve(solver_view(draft)))
+            flaw = hygiene_problem(draft)
+            if flaw is not None:  # refused before the (possibly paid) solver call
+                attempt, question = hygiene_rejection(draft, flaw), None
+            else:
+                attempt, question = judged(draft, solver.solve(solver_view(draft)))
             attempts.append(attempt)
             if question is not None:
                 questions.append(question)

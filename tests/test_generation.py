@@ -241,3 +241,24 @@ def test_a_missing_answer_makes_the_solver_abstain(
     attempt, _ = judged(bad, solver.solve(solver_view(bad)))
     assert attempt.rejection_reason is not None
     assert attempt.rejection_reason.startswith("solver_abstained: 0 options")
+
+
+def test_hygiene_names_tells_before_any_solver_call(kb: KnowledgeBase, syllabus: Syllabus) -> None:
+    from pipeline.generation import HYGIENE, hygiene_problem, hygiene_rejection
+
+    substring = stem_tell = None
+    for table in kb.fact_tables:
+        for difficulty in Difficulty:
+            for d in fact_drafts(table, difficulty, kb, syllabus):
+                problem = hygiene_problem(d)
+                if problem == "option_substring" and substring is None:
+                    substring = d
+                if problem == "stem_tell" and stem_tell is None:
+                    stem_tell = d
+    assert substring is not None and stem_tell is not None
+    texts = [o.text.lower() for o in substring.content.options]
+    assert any(a != b and a in b for a in texts for b in texts)
+    attempt = hygiene_rejection(stem_tell, "stem_tell")
+    assert attempt.verdict is Verdict.REJECTED and attempt.solver == HYGIENE
+    assert attempt.rejection_reason == "hygiene: stem_tell" and attempt.question_id is None
+    assert hygiene_problem(a_draft(syllabus)) is None

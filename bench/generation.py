@@ -69,7 +69,15 @@ def fill(target: int, batch_size: int) -> tuple[int, float]:
                 max_attempts_per_question=6,
             )
             stored = wh.count("questions")
+            keys = Counter(
+                r[0]
+                for r in wh.con.execute(
+                    "SELECT json_extract_string(content_json, '$.correct_key') FROM questions"
+                ).fetchall()
+            )
         elapsed = time.perf_counter() - started
+    spread = ", ".join(f"{k} {keys[k] / max(1, stored):.1%}" for k in "ABCD")
+    print(f"  key positions over {stored} stored questions: {spread}")
     short = {
         f"{r.subject.value}/{r.difficulty.value}": r.needed - r.accepted
         for r in reports

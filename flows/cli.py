@@ -180,14 +180,25 @@ def _cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
     from core.records import Difficulty, Subject
     from core.warehouse import open_warehouse
     from flows.services import build_services
-    from pipeline.pool import CellReport, fill_pool, pool_deficits
+    from pipeline.pool import CellReport, fill_pool, pool_deficits, unit_deficits
 
     services = build_services(settings)
     subjects = [Subject(args.subject)] if args.subject else list(Subject)
     needs = {(s, d): args.per_cell for s in subjects for d in Difficulty}
+    units = {
+        s: sorted(
+            {t.unit_id for t in services.syllabus.live_topics(s)},
+            key=services.syllabus.unit_order().__getitem__,
+        )
+        for s in subjects
+    }
     started = time.perf_counter()
     with open_warehouse(settings.warehouse_path) as wh:
-        deficits = pool_deficits(wh.pool(), needs)
+        deficits: dict = (  # type: ignore[type-arg]
+            unit_deficits(wh.pool(), units, args.per_cell)
+            if args.per_unit
+            else pool_deficits(wh.pool(), needs)
+        )
         total = sum(deficits.values())
         if not total:
             print(f"every cell already holds {args.per_cell} unused questions")
@@ -200,7 +211,7 @@ def _cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
         )
         with Progress(*columns, transient=False) as bar:
             task = bar.add_task("verified questions", total=total)
-            done: dict[tuple[str, str], int] = {}
+            done: dict[tuple[str, str, str], int] = {}
 
             def advance(report: CellReport) -> None:
                 key = (report.subject.value, report.difficulty.value)
@@ -227,10 +238,9 @@ def _cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
     print(f"{accepted} questions verified in {elapsed:.1f} s ({accepted / elapsed:.0f}/s)")
     for r in reports:
         reasons = ", ".join(f"{k} ×{v}" for k, v in r.reasons.items()) or "none"
-        print(
-            f"  {r.subject.value:9} {r.difficulty.value:6} +{r.accepted}/{r.needed} "
-            f"rejected {r.rejected} ({reasons}){'  [generators exhausted]' if r.exhausted else ''}"
-        )
+        cell = f"{r.subject.value:9} {r.unit_id or '':8} {r.difficulty.value:6}"
+        dry = "  [generators exhausted]" if r.exhausted else ""
+        print(f"  {cell} +{r.accepted}/{r.needed} rejected {r.rejected} ({reasons}){dry}")
     print("all attempts so far, per generator:")
     for generator, verdict, n in rows:
         print(f"  {generator:20} {verdict:9} {n}")
@@ -268,6 +278,11 @@ def parser() -> argparse.ArgumentParser:
         type=int,
         default=60,
         help="unused verified questions wanted per cell (default 60)",
+    )
+    fill.add_argument(
+        "--per-unit",
+        action="store_true",
+        help="cells are subject × syllabus unit × difficulty instead of subject × difficulty",
     )
     kb = sub.add_parser("kb", help="the knowledge store: ingest, search, stats, references")
     kbsub = kb.add_subparsers(dest="kb_command", required=True, metavar="KB_COMMAND")

@@ -30,10 +30,14 @@ MIN_CONFIDENCE = 0.1
 
 
 class Drafter(Protocol):
-    """Produces candidate drafts for one (subject, difficulty) cell of the pool."""
+    """Produces candidate drafts for one cell of the pool: subject × difficulty (× unit)."""
 
     def drafts(
-        self, subject: Subject, difficulty: Difficulty, progress: Mapping[str, int]
+        self,
+        subject: Subject,
+        difficulty: Difficulty,
+        progress: Mapping[str, int],
+        unit_id: str | None = None,
     ) -> Iterator[Draft]: ...
 
 
@@ -156,17 +160,26 @@ class OfflineDrafter:
     templates: tuple[NumericalTemplate, ...]
 
     def drafts(
-        self, subject: Subject, difficulty: Difficulty, progress: Mapping[str, int]
+        self,
+        subject: Subject,
+        difficulty: Difficulty,
+        progress: Mapping[str, int],
+        unit_id: str | None = None,
     ) -> Iterator[Draft]:
+        def in_unit(topic_id: str | None) -> bool:
+            return unit_id is None or (
+                topic_id is not None and self.syllabus.topic(topic_id).unit_id == unit_id
+            )
+
         numericals = [
             numerical_drafts(t, self.syllabus, start=progress.get(t.template_id, 0))
             for t in self.templates
-            if t.subject == subject and t.difficulty == difficulty
+            if t.subject == subject and t.difficulty == difficulty and in_unit(t.topic_id)
         ]
         facts = [
             fact_drafts(table, difficulty, self.kb, self.syllabus)
             for table in self.kb.fact_tables
-            if table.subject == subject
+            if table.subject == subject and in_unit(table.topic_id)
         ]
         # Numericals and facts alternate, so seventeen fact tables do not drown two templates.
         groups = [_round_robin(g) for g in (numericals, facts) if g]

@@ -21,6 +21,8 @@ from pipeline.generation import (
 )
 
 Cell = tuple[Subject, Difficulty]
+# A finer cell: one syllabus unit's questions of a subject at a difficulty.
+UnitCell = tuple[Subject, Difficulty, str]
 # A full NEET-UG paper: 45 questions per subject in this difficulty mix.
 DAILY_MIX: Mapping[Difficulty, int] = {
     Difficulty.EASY: 15,
@@ -45,11 +47,25 @@ def pool_deficits(pool: pl.DataFrame, needs: Mapping[Cell, int]) -> dict[Cell, i
     return {cell: n - have.get(cell, 0) for cell, n in needs.items() if n > have.get(cell, 0)}
 
 
+def unit_deficits(
+    pool: pl.DataFrame, units: Mapping[Subject, list[str]], per_cell: int
+) -> dict[UnitCell, int]:
+    """How many more never-used questions each (subject, unit, difficulty) cell needs."""
+    fresh = pool.filter(pl.col("times_used") == 0).group_by("subject", "unit_id", "difficulty")
+    have = {
+        (Subject(r["subject"]), Difficulty(r["difficulty"]), r["unit_id"]): r["len"]
+        for r in fresh.len().iter_rows(named=True)
+    }
+    cells = [(s, d, u) for s, us in units.items() for u in us for d in Difficulty]
+    return {c: per_cell - have.get(c, 0) for c in cells if per_cell > have.get(c, 0)}
+
+
 @dataclass
 class CellReport:
     subject: Subject
     difficulty: Difficulty
     needed: int
+    unit_id: str | None = None
     accepted: int = 0
     rejected: int = 0
     skipped: int = 0
@@ -64,7 +80,7 @@ def fill_pool(
     wh: Warehouse,
     drafter: Drafter,
     solver: Solver,
-    deficits: Mapping[Cell, int],
+    deficits: Mapping[Cell, int] | Mapping[UnitCell, int],
     max_attempts_per_question: int = 6,
     on_progress: ProgressFn | None = None,
 ) -> list[CellReport]:
@@ -76,12 +92,14 @@ def fill_pool(
     attempted = wh.attempted_draft_ids()
     progress = wh.attempt_counts()
     reports = []
-    for (subject, difficulty), needed in deficits.items():
-        report = CellReport(subject, difficulty, needed)
+    for cell, needed in deficits.items():
+        subject, difficulty = cell[0], cell[1]
+        unit_id = cell[2] if len(cell) == 3 else None
+        report = CellReport(subject, difficulty, needed, unit_id)
         budget = needed * max_attempts_per_question
         attempts: list[Attempt] = []
         questions: list[Question] = []
-        drafts = drafter.drafts(subject, difficulty, progress)
+        drafts = drafter.drafts(subject, difficulty, progress, unit_id)
         # Skips count toward the budget too: a generator that only repeats itself must stop.
         while (
             report.accepted < needed and report.accepted + report.rejected + report.skipped < budget

@@ -37,3 +37,23 @@ def test_prefect_state_stays_inside_qforge_home(tmp_path: Path) -> None:
     env = prefect_environment(Settings(home=tmp_path))
     assert env["PREFECT_HOME"] == str((tmp_path / "prefect").resolve())
     assert env["PREFECT_SERVER_ANALYTICS_ENABLED"] == "false"
+
+
+def test_pool_fill_per_unit_tops_up_each_unit(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from core.warehouse import open_warehouse
+
+    monkeypatch.setenv("QFORGE_HOME", str(tmp_path))
+    assert main(["pool", "fill", "--subject", "Chemistry", "--per-unit", "--per-cell", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "che-u07" in out and "questions verified" in out
+    with open_warehouse(Settings(home=tmp_path).warehouse_path) as wh:
+        pool = wh.pool()
+    assert set(pool["subject"]) == {"Chemistry"}
+    per_unit = pool.group_by("unit_id", "difficulty").len()
+    assert per_unit.height >= 40  # most of the 20 units at all three difficulties
+    assert per_unit["len"].max() <= 3
+    assert main(["pool", "fill", "--subject", "Chemistry", "--per-unit", "--per-cell", "3"]) == 0
+    with open_warehouse(Settings(home=tmp_path).warehouse_path) as wh:
+        assert wh.count("questions") == pool.height  # a full pool adds nothing

@@ -36,6 +36,7 @@ format: $(STAMP)
 ## bench: the benchmarks described in BENCHMARKS.md (they print their figures and baselines)
 bench: $(STAMP)
 	$(BIN)/python -m bench.retrieval
+	$(BIN)/python -m bench.generation
 
 clean:
 	rm -rf $(VENV) .qforge .pytest_cache .mypy_cache .ruff_cache

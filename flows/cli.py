@@ -179,6 +179,7 @@ def _cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
 
     from core.records import Difficulty, Subject
     from core.warehouse import open_warehouse
+    from flows.kb_services import reference_screens
     from flows.services import build_services
     from pipeline.pool import CellReport, fill_pool, pool_deficits, unit_deficits
 
@@ -229,6 +230,7 @@ def _cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
                 deficits,
                 settings.max_attempts_per_question,
                 on_progress=advance,
+                screens=reference_screens(settings),
             )
         rows = wh.con.execute(
             "SELECT generator, verdict, count(*) FROM attempts GROUP BY ALL ORDER BY ALL"

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from core.providers import Embedder, object_store
+from core.records import Draft
 from core.settings import Settings
 from kb.ingest.run import Ingestor
 from kb.knowledge import load_knowledge_base
-from kb.store import KnowledgeStore
+from kb.store import KnowledgeStore, content_text
 from kb.syllabus import load_syllabus
 from kb.tagging import TopicIndex
 
@@ -67,3 +70,22 @@ def build_ingestor(settings: Settings) -> Ingestor:
         topics=TopicIndex.build(syllabus, embedder, topic_examples(settings)),
         captioner=captioner,
     )
+
+
+# Cosine similarity at which a draft counts as a copy of a reference (past-paper) question.
+REFERENCE_NEAR_DUPLICATE = 0.95
+
+
+def reference_screens(settings: Settings) -> list[Callable[[Draft], str | None]]:
+    """Screens that refuse drafts too close to a reference question (none when none exist)."""
+    kstore = build_knowledge_store(settings)
+    if kstore.count("references") == 0:
+        return []
+
+    def near_reference(draft: Draft) -> str | None:
+        hits = kstore.near_duplicates(
+            "references", content_text(draft.content), REFERENCE_NEAR_DUPLICATE, k=1
+        )
+        return f"near_duplicate_reference: {hits[0].id} ({hits[0].score:.3f})" if hits else None
+
+    return [near_reference]

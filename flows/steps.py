@@ -10,7 +10,7 @@ from pathlib import Path
 from core.records import Paper
 from core.settings import Settings
 from core.warehouse import open_warehouse
-from flows.kb_services import build_ingestor, build_knowledge_store
+from flows.kb_services import build_ingestor, build_knowledge_store, reference_screens
 from flows.services import Services
 from kb.ingest.run import IngestReport
 from kb.store import question_rows
@@ -69,6 +69,7 @@ def fill_pool_step(services: Services, date: dt.date) -> FillSummary:
             deficits,
             max_attempts_per_question=s.max_attempts_per_question,
             on_progress=_log_cell,
+            screens=reference_screens(s),
         )
     return FillSummary(False, tuple(cells))
 

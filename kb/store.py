@@ -21,7 +21,7 @@ from lancedb.index import FTS, Bitmap, IvfFlat
 from numpy.typing import NDArray
 
 from core.providers import Embedder
-from core.records import Question
+from core.records import Question, QuestionContent
 
 SearchMode = Literal["hybrid", "vector", "fts"]
 FILTER_COLUMNS = ("subject", "unit_id", "chapter_id", "topic_id")
@@ -133,10 +133,13 @@ def question_schema(dim: int) -> pa.Schema:
     )
 
 
-def question_text(question: Question) -> str:
+def content_text(content: QuestionContent) -> str:
     """What a near-duplicate check compares: the stem and the options."""
-    c = question.content
-    return c.stem_markdown + "\n" + "\n".join(o.text for o in c.options)
+    return content.stem_markdown + "\n" + "\n".join(o.text for o in content.options)
+
+
+def question_text(question: Question) -> str:
+    return content_text(question.content)
 
 
 def question_rows(questions: Sequence[Question], embedder: Embedder) -> list[dict[str, Any]]:

@@ -86,10 +86,14 @@ def hygiene_problem(draft: Draft) -> str | None:
 
 
 def hygiene_rejection(draft: Draft, reason: str) -> Attempt:
-    """The attempt record of a draft refused before any solver saw it."""
-    return judged(draft, SolverAnswer(solver=HYGIENE, choice=None, confidence=0.0, note=reason))[
-        0
-    ].model_copy(update={"rejection_reason": f"hygiene: {reason}"})
+    """The attempt record of a draft refused by hygiene before any solver saw it."""
+    return screened_out(draft, f"hygiene: {reason}")
+
+
+def screened_out(draft: Draft, reason: str) -> Attempt:
+    """The attempt record of a draft refused before any solver saw it, with its reason."""
+    answer = SolverAnswer(solver=HYGIENE, choice=None, confidence=0.0, note=reason)
+    return judged(draft, answer)[0].model_copy(update={"rejection_reason": reason})
 
 
 def rejection_reason(draft: Draft, answer: SolverAnswer, min_confidence: float) -> str | None:

@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import polars as pl
 
 from core.ids import question_id
-from core.records import Attempt, Difficulty, Question, Subject
+from core.records import Attempt, Difficulty, Draft, Question, Subject
 from core.warehouse import Warehouse
 from pipeline.generation import (
     Drafter,
     Solver,
     hygiene_problem,
-    hygiene_rejection,
     judged,
+    screened_out,
     solver_view,
 )
 
@@ -74,6 +74,8 @@ class CellReport:
 
 
 ProgressFn = Callable[[CellReport], None]
+# A check run on each draft before the solver; it returns a rejection reason or None.
+Screen = Callable[[Draft], str | None]
 
 
 def fill_pool(
@@ -83,6 +85,7 @@ def fill_pool(
     deficits: Mapping[Cell, int] | Mapping[UnitCell, int],
     max_attempts_per_question: int = 6,
     on_progress: ProgressFn | None = None,
+    screens: Sequence[Screen] = (),
 ) -> list[CellReport]:
     """Generate and verify until each cell's deficit is met or its generators run dry.
 
@@ -114,8 +117,13 @@ def fill_pool(
                 continue
             attempted.add(draft_id)
             flaw = hygiene_problem(draft)
-            if flaw is not None:  # refused before the (possibly paid) solver call
-                attempt, question = hygiene_rejection(draft, flaw), None
+            refusal = (
+                f"hygiene: {flaw}"
+                if flaw
+                else next((r for r in (screen(draft) for screen in screens) if r), None)
+            )
+            if refusal is not None:  # refused before the (possibly paid) solver call
+                attempt, question = screened_out(draft, refusal), None
             else:
                 attempt, question = judged(draft, solver.solve(solver_view(draft)))
             attempts.append(attempt)

@@ -57,3 +57,42 @@ def test_pool_fill_per_unit_tops_up_each_unit(
     assert main(["pool", "fill", "--subject", "Chemistry", "--per-unit", "--per-cell", "3"]) == 0
     with open_warehouse(Settings(home=tmp_path).warehouse_path) as wh:
         assert wh.count("questions") == pool.height  # a full pool adds nothing
+
+
+def test_a_draft_too_close_to_a_reference_question_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    from core.records import Difficulty, Subject
+    from core.warehouse import open_warehouse
+    from flows.services import build_services
+
+    monkeypatch.setenv("QFORGE_HOME", str(tmp_path))
+    services = build_services(Settings(home=tmp_path))
+    first = next(services.drafter.drafts(Subject.PHYSICS, Difficulty.EASY, {}))
+    c = first.content
+    refs = tmp_path / "past.jsonl"
+    record = {
+        "question": c.stem_markdown,
+        "options": [o.text for o in c.options],
+        "answer": c.option(c.correct_key).text,
+        "subject": "Physics",
+        "source": "a past paper",
+    }
+    refs.write_text(json.dumps(record) + "\n")
+    assert main(["kb", "references", "import", str(refs)]) == 0
+    assert main(["pool", "fill", "--subject", "Physics", "--per-cell", "2"]) == 0
+    with open_warehouse(Settings(home=tmp_path).warehouse_path) as wh:
+        reasons = [
+            r[0]
+            for r in wh.con.execute(
+                "SELECT rejection_reason FROM attempts WHERE verdict = 'rejected'"
+            ).fetchall()
+        ]
+        stored = {q.question_id for q in wh.questions()}
+    assert any(r.startswith("near_duplicate_reference: ref-") for r in reasons)
+    from core.ids import question_id
+
+    assert question_id(c) not in stored
+    assert "near_duplicate_reference" in capsys.readouterr().out

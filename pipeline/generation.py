@@ -85,11 +85,6 @@ def hygiene_problem(draft: Draft) -> str | None:
     return None
 
 
-def hygiene_rejection(draft: Draft, reason: str) -> Attempt:
-    """The attempt record of a draft refused by hygiene before any solver saw it."""
-    return screened_out(draft, f"hygiene: {reason}")
-
-
 def screened_out(draft: Draft, reason: str) -> Attempt:
     """The attempt record of a draft refused before any solver saw it, with its reason."""
     answer = SolverAnswer(solver=HYGIENE, choice=None, confidence=0.0, note=reason)

@@ -244,7 +244,7 @@ def test_a_missing_answer_makes_the_solver_abstain(
 
 
 def test_hygiene_names_tells_before_any_solver_call(kb: KnowledgeBase, syllabus: Syllabus) -> None:
-    from pipeline.generation import HYGIENE, hygiene_problem, hygiene_rejection
+    from pipeline.generation import HYGIENE, hygiene_problem, screened_out
 
     substring = stem_tell = None
     for table in kb.fact_tables:
@@ -258,7 +258,7 @@ def test_hygiene_names_tells_before_any_solver_call(kb: KnowledgeBase, syllabus:
     assert substring is not None and stem_tell is not None
     texts = [o.text.lower() for o in substring.content.options]
     assert any(a != b and a in b for a in texts for b in texts)
-    attempt = hygiene_rejection(stem_tell, "stem_tell")
+    attempt = screened_out(stem_tell, f"hygiene: {hygiene_problem(stem_tell)}")
     assert attempt.verdict is Verdict.REJECTED and attempt.solver == HYGIENE
     assert attempt.rejection_reason == "hygiene: stem_tell" and attempt.question_id is None
     assert hygiene_problem(a_draft(syllabus)) is None

@@ -8,8 +8,9 @@ import logging
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -195,7 +196,7 @@ def _cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
     }
     started = time.perf_counter()
     with open_warehouse(settings.warehouse_path) as wh:
-        deficits: dict = (  # type: ignore[type-arg]
+        deficits: Mapping[tuple[Any, ...], int] = (
             unit_deficits(wh.pool(), units, args.per_cell)
             if args.per_unit
             else pool_deficits(wh.pool(), needs)

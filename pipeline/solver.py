@@ -96,11 +96,14 @@ def _support(index: SentenceIndex, stem: frozenset[str], option: frozenset[str])
 
 
 def _pair_support(index: SentenceIndex, text: str) -> float:
-    """Share of a pair's words that one sentence holds together (1.0: stated as a fact)."""
+    """Support for an option written as `left — right` (0.0 when it is not a pair)."""
     parts = PAIR_SPLIT.split(text)
-    if len(parts) != 2:
-        return 0.0
-    left, right = (content_tokens(p) for p in parts)
+    return _parts_support(index, parts[0], parts[1]) if len(parts) == 2 else 0.0
+
+
+def _parts_support(index: SentenceIndex, left_text: str, right_text: str) -> float:
+    """Share of a pair's words that one sentence holds together (1.0: stated as a fact)."""
+    left, right = content_tokens(left_text), content_tokens(right_text)
     best = 0.0
     for s in index.containing(left):
         best = max(best, index.weight(right & s.tokens) / max(index.weight(right), 1e-9))
@@ -161,22 +164,22 @@ def _two_statements(view: SolverView, index: SentenceIndex) -> SolverAnswer:
     )
 
 
-def _pair_tokens_support(index: SentenceIndex, left: str, right: str) -> float:
-    return _pair_support(index, f"{left} — {right}")
-
-
 def _match_list(view: SolverView, index: SentenceIndex) -> SolverAnswer:
     rows = _LIST_ROW.findall(view.stem_markdown)
     if len(rows) != 4:
         return _abstain("cannot read the two lists")
     entities = {k: e for k, e, _, _ in rows}
     values = {r: v for _, _, r, v in rows}
+    # Every option draws on the same 16 pairings: score each once.
+    support = {
+        (k, r): _parts_support(index, e, v) for k, e in entities.items() for r, v in values.items()
+    }
     scored = []
     for option in view.options:
         code = dict(_CODE.findall(option.text))
         if set(code) != set(entities) or set(code.values()) != set(values):
             return _abstain(f"cannot read option {option.key}")
-        total = sum(_pair_tokens_support(index, entities[k], values[r]) for k, r in code.items())
+        total = sum(support[pair] for pair in code.items())
         scored.append((total, option.key))
     scored.sort(reverse=True)
     (best, key), (second, _) = scored[0], scored[1]

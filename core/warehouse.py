@@ -225,6 +225,11 @@ class Warehouse:
             raise KeyError(f"questions not in the warehouse: {missing[:5]}")
         return [Question.model_validate_json(found[i]) for i in ids]
 
+    def question_ids(self) -> list[str]:
+        """Every stored question id, without parsing the records."""
+        rows = self.con.execute("SELECT question_id FROM questions ORDER BY question_id").fetchall()
+        return [r[0] for r in rows]
+
     def attempted_draft_ids(self) -> set[str]:
         return {r[0] for r in self.con.execute("SELECT draft_id FROM attempts").fetchall()}
 

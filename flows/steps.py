@@ -79,7 +79,7 @@ def index_questions_step(settings: Settings) -> int:
     kstore = build_knowledge_store(settings)
     with open_warehouse(settings.warehouse_path) as wh:
         known = kstore.known_ids("questions")
-        fresh = [q for q in wh.questions() if q.question_id not in known]
+        fresh = wh.questions([i for i in wh.question_ids() if i not in known])
     added = kstore.add_questions(question_rows(fresh, kstore.embedder))
     kstore.build_indexes()
     log.info("kb: %d questions added to the near-duplicate index", added)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from core.providers import object_store
 from core.settings import Settings
 from core.storage import ObjectStore
+from kb.elements import load_element_data
 from kb.knowledge import KnowledgeBase, load_knowledge_base
 from kb.syllabus import Syllabus, load_syllabus
 from pipeline.generation import Drafter, OfflineDrafter, Solver
@@ -36,7 +37,7 @@ def build_services(settings: Settings) -> Services:
         settings=settings,
         syllabus=syllabus,
         kb=kb,
-        drafter=OfflineDrafter(syllabus, kb, TEMPLATES),
+        drafter=OfflineDrafter(syllabus, kb, TEMPLATES, load_element_data(settings.data_dir)),
         solver=OfflineSolver(kb, TEMPLATES_BY_ID),
         store=object_store(settings),
     )

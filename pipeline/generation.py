@@ -20,9 +20,11 @@ from core.records import (
     Subject,
     Verdict,
 )
+from kb.elements import ElementData
 from kb.knowledge import KnowledgeBase
 from kb.retrieval import content_tokens
 from kb.syllabus import Syllabus
+from pipeline.elements import element_drafts
 from pipeline.facts import fact_drafts
 from pipeline.numerical import NumericalTemplate, numerical_drafts
 
@@ -152,11 +154,12 @@ def _round_robin(sources: list[Iterator[Draft]]) -> Iterator[Draft]:
 
 @dataclass(frozen=True)
 class OfflineDrafter:
-    """The embedded drafter: parametric numericals and fact-table questions."""
+    """The embedded drafter: parametric numericals, fact-table and element-data questions."""
 
     syllabus: Syllabus
     kb: KnowledgeBase
     templates: tuple[NumericalTemplate, ...]
+    elements: ElementData | None = None
 
     def drafts(
         self,
@@ -180,6 +183,14 @@ class OfflineDrafter:
             for table in self.kb.fact_tables
             if table.subject == subject and in_unit(table.topic_id)
         ]
+        if self.elements is not None:
+            facts += [
+                stream
+                for topic_id, stream in element_drafts(
+                    self.elements, subject, difficulty, self.syllabus
+                )
+                if in_unit(topic_id)
+            ]
         # Numericals and facts alternate, so seventeen fact tables do not drown two templates.
         groups = [_round_robin(g) for g in (numericals, facts) if g]
         return _round_robin(groups)

@@ -53,6 +53,28 @@ def stated_values(markdown: str) -> list[float]:
     return [_value(m) for seg in _MATH_RE.findall(markdown) for m in _GIVEN_RE.finditer(seg)]
 
 
+def stated_quantities(markdown: str) -> list[tuple[float, str]]:
+    """Every `name = number unit` stated inside $…$ math, in reading order, with its TeX unit."""
+    found = []
+    for seg in _MATH_RE.findall(markdown):
+        for m in _GIVEN_RE.finditer(seg):
+            found.append((_value(m), _unit_after(seg[m.end() :])))
+    return found
+
+
+def number_and_unit(markdown: str) -> tuple[float, str] | None:
+    """An option's value and the TeX unit printed after it, or None."""
+    seg = next(iter(_MATH_RE.findall(markdown)), markdown)
+    m = _NUMBER_RE.search(seg)
+    return (_value(m), _unit_after(seg[m.end() :])) if m else None
+
+
+def _unit_after(rest: str) -> str:
+    # A unit runs to the next given (`, x = …`) or the end of the math segment.
+    rest = re.split(r",\s|,\s*[A-Za-z\\]+\s*=", rest)[0]
+    return rest.removeprefix("\\ ").strip()
+
+
 def first_number(markdown: str) -> float | None:
     """The first number in a text (an option's value), or None."""
     m = _NUMBER_RE.search(markdown)

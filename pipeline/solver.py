@@ -18,11 +18,13 @@ import sympy
 from core.records import OPTION_KEYS, OptionKey, QuestionFormat, SolverAnswer, SolverView, Subject
 from kb.knowledge import KnowledgeBase
 from kb.retrieval import SentenceIndex, content_tokens
+from pipeline.element_solver import SOLVER_NAME, element_answer
+from pipeline.elements import TEMPLATE_PREFIX as ELEMENT_PREFIX
 from pipeline.facts import PAIR_SPLIT
-from pipeline.numbers import first_number, stated_values
-from pipeline.numerical import NumericalTemplate
+from pipeline.numbers import number_and_unit, stated_quantities
+from pipeline.numerical import NumericalTemplate, Quantity
+from pipeline.units import UnknownUnitError, same_dimension, si_factor
 
-SOLVER_NAME = "offline-solver-v1"
 NUMERIC_TOLERANCE = 0.01
 MIN_SUPPORT = 0.5
 MIN_MARGIN = 0.15
@@ -39,9 +41,27 @@ def _solution(template: NumericalTemplate) -> list[Callable[..., float]]:
     return [sympy.lambdify(args, r, modules="math") for r in roots]
 
 
+def _to_working(value: float, shown_unit: str, declared: Quantity) -> float | None:
+    """A stated value in the unit the relation works in, converted by pint from the printed unit.
+
+    The relation works either in the declared unit as printed (factor 1) or in SI base units; the
+    factor comes from the unit the stem prints, never from the generator's own conversion. None
+    when the printed unit is not a unit of the declared quantity at all.
+    """
+    if shown_unit == declared.unit and declared.si == 1:
+        return value  # also keeps offset units (°C) out of pint's hands
+    try:
+        if not same_dimension(shown_unit, declared.unit):
+            return None
+        working = si_factor(declared.unit) if declared.si == 1 else 1.0
+        return value * si_factor(shown_unit) / working
+    except UnknownUnitError:
+        return None
+
+
 def numerical_answer(view: SolverView, template: NumericalTemplate) -> SolverAnswer:
-    """Re-derive the answer from the numbers stated in the stem and match it to an option."""
-    stated = stated_values(view.stem_markdown)
+    """Re-derive the answer from the quantities stated in the stem and match it to an option."""
+    stated = stated_quantities(view.stem_markdown)
     if len(stated) != len(template.givens):
         return SolverAnswer(
             solver=SOLVER_NAME,
@@ -49,15 +69,20 @@ def numerical_answer(view: SolverView, template: NumericalTemplate) -> SolverAns
             confidence=0.0,
             note=f"read {len(stated)} quantities, expected {len(template.givens)}",
         )
-    si = [v * q.si for v, q in zip(stated, template.givens, strict=True)]
+    working: list[float] = []
+    for (shown, unit), q in zip(stated, template.givens, strict=True):
+        converted = _to_working(shown, unit, q)
+        if converted is None:
+            return _abstain(f"the stem gives {q.symbol} in {unit!r}, not a unit of {q.unit!r}")
+        working.append(converted)
     candidates = []
     for f in _solution(template):
         try:
-            value = complex(f(*si))
+            root = complex(f(*working))
         except (ValueError, ZeroDivisionError, OverflowError):
             continue
-        if abs(value.imag) < 1e-12 * max(1.0, abs(value.real)):
-            candidates.append(value.real / template.unknown.si)
+        if abs(root.imag) < 1e-12 * max(1.0, abs(root.real)):
+            candidates.append(root.real)
     positive = [c for c in candidates if c > 0]
     if len(candidates) > 1 and len(positive) == 1:
         candidates = positive
@@ -71,8 +96,9 @@ def numerical_answer(view: SolverView, template: NumericalTemplate) -> SolverAns
     target = candidates[0]
     matches: list[OptionKey] = []
     for option in view.options:
-        shown = first_number(option.text)
-        if shown is not None and abs(shown - target) <= NUMERIC_TOLERANCE * abs(target):
+        read = number_and_unit(option.text)
+        offered = _to_working(*read, template.unknown) if read else None
+        if offered is not None and abs(offered - target) <= NUMERIC_TOLERANCE * abs(target):
             matches.append(option.key)
     if len(matches) != 1:
         return SolverAnswer(
@@ -257,6 +283,8 @@ class OfflineSolver:
         self._indexes = {s: SentenceIndex.build(kb.chunks_for(s)) for s in Subject}
 
     def solve(self, view: SolverView) -> SolverAnswer:
+        if view.template_id.startswith(ELEMENT_PREFIX):
+            return element_answer(view)
         if view.format is QuestionFormat.NUMERICAL:
             template = self._templates.get(view.template_id)
             if template is None:

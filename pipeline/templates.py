@@ -408,7 +408,7 @@ CHEMISTRY: tuple[NumericalTemplate, ...] = (
         givens=(
             Q("m", "m", r"\mathrm{g}", choices=span(1, 20, 1)),
             Q("Mm", "M", r"\mathrm{g\,mol^{-1}}", choices=(40.0,)),
-            Q("V", "V", r"\mathrm{mL}", si=0.001, choices=span(100, 1000, 50)),
+            Q("V", "V", r"\mathrm{mL}", si=1e-6, choices=span(100, 1000, 50)),
         ),
         unknown=Q("c", "c", r"\mathrm{mol\,L^{-1}}", si=1000),
         relation="Eq(c*V, m/Mm)",
@@ -416,7 +416,7 @@ CHEMISTRY: tuple[NumericalTemplate, ...] = (
         mistakes=(
             ("leaving the volume in millilitres", lambda p: p["m"] / p["Mm"] / p["V"] / 1000),
             ("using grams instead of moles", lambda p: p["m"] / p["V"]),
-            ("multiplying by the molar mass", lambda p: p["m"] * p["Mm"] / p["V"] / 1e6),
+            ("multiplying by the molar mass", lambda p: p["m"] * p["Mm"] / p["V"] / 1e9),
         ),
         stem="A solution is made by dissolving a mass {m} of NaOH (molar mass {Mm}) in water "
         "and making the volume up to {V}. The molarity of the solution is",

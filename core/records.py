@@ -88,6 +88,10 @@ class QuestionContent(Record):
     def option(self, key: str) -> Option:
         return next(o for o in self.options if o.key == key)
 
+    def comparable_text(self) -> str:
+        """What near-duplicate checks compare: the stem and the options."""
+        return self.stem_markdown + "\n" + "\n".join(o.text for o in self.options)
+
 
 class Provenance(Record):
     """Where a draft came from: never shown to the solver."""

@@ -180,7 +180,7 @@ def _cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
 
     from core.records import Difficulty, Subject
     from core.warehouse import open_warehouse
-    from flows.kb_services import reference_screens
+    from flows.kb_services import own_duplicate_gate, reference_screens
     from flows.services import build_services
     from pipeline.pool import CellReport, fill_pool, pool_deficits, unit_deficits
 
@@ -205,6 +205,7 @@ def _cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
         if not total:
             print(f"every cell already holds {args.per_cell} unused questions")
             return 0
+        gate = own_duplicate_gate(settings, wh.questions())
         columns = (
             TextColumn("{task.description}"),
             BarColumn(),
@@ -231,7 +232,8 @@ def _cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
                 deficits,
                 settings.max_attempts_per_question,
                 on_progress=advance,
-                screens=reference_screens(settings),
+                screens=[*reference_screens(settings), gate.screen],
+                on_accept=lambda q: gate.add([q]),
             )
         rows = wh.con.execute(
             "SELECT generator, verdict, count(*) FROM attempts GROUP BY ALL ORDER BY ALL"

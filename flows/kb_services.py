@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from core.providers import Embedder, object_store
-from core.records import Draft
+from core.records import Draft, Question
 from core.settings import Settings
 from kb.ingest.run import Ingestor
 from kb.knowledge import load_knowledge_base
 from kb.store import KnowledgeStore, content_text
 from kb.syllabus import load_syllabus
 from kb.tagging import TopicIndex
+from pipeline.dedupe import NearDuplicateGate
 
 
 def openai_client(settings: Settings):  # type: ignore[no-untyped-def]
@@ -74,6 +75,13 @@ def build_ingestor(settings: Settings) -> Ingestor:
 
 # Cosine similarity at which a draft counts as a copy of a reference (past-paper) question.
 REFERENCE_NEAR_DUPLICATE = 0.95
+
+
+def own_duplicate_gate(settings: Settings, stored: Iterable[Question]) -> NearDuplicateGate:
+    """The gate against our own stored questions, primed with what the pool holds."""
+    gate = NearDuplicateGate(build_embedder(settings).embed)
+    gate.add(stored)
+    return gate
 
 
 def reference_screens(settings: Settings) -> list[Callable[[Draft], str | None]]:

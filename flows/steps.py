@@ -10,7 +10,12 @@ from pathlib import Path
 from core.records import Paper
 from core.settings import Settings
 from core.warehouse import open_warehouse
-from flows.kb_services import build_ingestor, build_knowledge_store, reference_screens
+from flows.kb_services import (
+    build_ingestor,
+    build_knowledge_store,
+    own_duplicate_gate,
+    reference_screens,
+)
 from flows.services import Services
 from kb.ingest.run import IngestReport
 from kb.store import question_rows
@@ -62,6 +67,7 @@ def fill_pool_step(services: Services, date: dt.date) -> FillSummary:
         if wh.paper(daily_exam_id(date)) is not None:
             return FillSummary(True, ())
         deficits = pool_deficits(wh.pool(), paper_needs())
+        gate = own_duplicate_gate(s, wh.questions()) if deficits else None
         cells = fill_pool(
             wh,
             services.drafter,
@@ -69,7 +75,8 @@ def fill_pool_step(services: Services, date: dt.date) -> FillSummary:
             deficits,
             max_attempts_per_question=s.max_attempts_per_question,
             on_progress=_log_cell,
-            screens=reference_screens(s),
+            screens=[*reference_screens(s), *([gate.screen] if gate else [])],
+            on_accept=(lambda q: gate.add([q])) if gate else None,
         )
     return FillSummary(False, tuple(cells))
 

@@ -135,7 +135,7 @@ def question_schema(dim: int) -> pa.Schema:
 
 def content_text(content: QuestionContent) -> str:
     """What a near-duplicate check compares: the stem and the options."""
-    return content.stem_markdown + "\n" + "\n".join(o.text for o in content.options)
+    return content.comparable_text()
 
 
 def question_text(question: Question) -> str:

@@ -65,16 +65,23 @@ def solver_view(draft: Draft) -> SolverView:
 
 
 HYGIENE = "hygiene-check-v1"
+# A key half again as long as every distractor stands out (about 2 % of fact drafts did).
+LONGEST_OPTION_RATIO = 1.5
 
 
 def hygiene_problem(draft: Draft) -> str | None:
     """A named flaw that would let a student answer without knowing the content, or None.
 
     - option_substring: one option's text sits inside another's, inviting elimination;
-    - stem_tell: every word of the key is in the stem while no distractor's words are.
+    - stem_tell: every word of the key is in the stem while no distractor's words are;
+    - longest_option: the key is by far the longest option (test-wise students pick it).
     """
     c = draft.content
     texts = [o.text.strip().lower() for o in c.options]
+    key_length = len(texts[OPTION_KEYS.index(c.correct_key)])
+    longest_other = max(len(t) for i, t in enumerate(texts) if OPTION_KEYS[i] != c.correct_key)
+    if key_length >= LONGEST_OPTION_RATIO * longest_other and key_length - longest_other >= 10:
+        return "longest_option"
     if c.format is not QuestionFormat.NUMERICAL:
         for i, a in enumerate(texts):
             if any(i != j and len(a) >= 3 and a in b for j, b in enumerate(texts)):

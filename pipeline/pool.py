@@ -86,11 +86,13 @@ def fill_pool(
     max_attempts_per_question: int = 6,
     on_progress: ProgressFn | None = None,
     screens: Sequence[Screen] = (),
+    on_accept: Callable[[Question], None] | None = None,
 ) -> list[CellReport]:
     """Generate and verify until each cell's deficit is met or its generators run dry.
 
     Work is committed in small batches (questions with their attempts), and drafts already put to
     the solver in any earlier run are skipped, so a killed run never pays twice for one solve.
+    `on_accept` sees each verified question at once (a near-duplicate gate remembers it).
     """
     attempted = wh.attempted_draft_ids()
     progress = wh.attempt_counts()
@@ -130,6 +132,8 @@ def fill_pool(
             if question is not None:
                 questions.append(question)
                 report.accepted += 1
+                if on_accept:
+                    on_accept(question)
             else:
                 report.rejected += 1
                 report.reasons[(attempt.rejection_reason or "").split(":")[0]] += 1

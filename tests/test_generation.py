@@ -262,3 +262,35 @@ def test_hygiene_names_tells_before_any_solver_call(kb: KnowledgeBase, syllabus:
     assert attempt.verdict is Verdict.REJECTED and attempt.solver == HYGIENE
     assert attempt.rejection_reason == "hygiene: stem_tell" and attempt.question_id is None
     assert hygiene_problem(a_draft(syllabus)) is None
+
+
+def test_a_key_far_longer_than_every_distractor_is_a_tell(syllabus: Syllabus) -> None:
+    from pipeline.generation import hygiene_problem
+
+    draft = a_draft(syllabus)
+    c = draft.content
+    long_key = tuple(
+        o.model_copy(update={"text": o.text + " (to three significant figures, in SI units)"})
+        if o.key == c.correct_key
+        else o
+        for o in c.options
+    )
+    told = draft.model_copy(update={"content": c.model_copy(update={"options": long_key})})
+    assert hygiene_problem(told) == "longest_option"
+
+
+def test_the_key_is_not_the_longest_option_more_often_than_chance(
+    kb: KnowledgeBase, syllabus: Syllabus
+) -> None:
+    from pipeline.generation import hygiene_problem
+
+    longest = total = 0
+    for table in kb.fact_tables:
+        for d in fact_drafts(table, Difficulty.EASY, kb, syllabus):
+            if hygiene_problem(d) is None:
+                lengths = {o.key: len(o.text) for o in d.content.options}
+                key = lengths.pop(d.content.correct_key)
+                longest += key > max(lengths.values())
+                total += 1
+    assert total > 500
+    assert longest / total <= 0.25, f"the key is the longest option in {longest} of {total}"

@@ -19,6 +19,12 @@ RPM_SI = 2 * math.pi / 60  # rev/min to rad/s
 G_EARTH = Q("g", "g", MS2, choices=(9.8,))
 G_TEN = Q("g", "g", MS2, choices=(9.8, 10.0))
 ANGLES = (30.0, 45.0, 60.0)
+# Nuclear mass numbers: every third from 6 to 240, with the cubes 64 and 125, and helium-4.
+MASS_NUMBERS = tuple(float(a) for a in (4, 64, 125, *range(6, 241, 3)))
+# Majority-carrier concentrations (m⁻³) of doped semiconductors.
+DOPED_DENSITIES = tuple(
+    m * 10.0**e for e in (21, 22, 23) for m in (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0)
+)
 
 
 def _sin(deg: float) -> float:
@@ -26,7 +32,9 @@ def _sin(deg: float) -> float:
 
 
 def _cos(deg: float) -> float:
-    return math.cos(math.radians(deg))
+    """cos of an angle in degrees, exactly 0 at 90° (a cos-for-sin slip there is no option)."""
+    c = math.cos(math.radians(deg))
+    return 0.0 if abs(c) < 1e-12 else c
 
 
 def _fraction(x: float) -> float:
@@ -66,6 +74,51 @@ MEASUREMENT: tuple[NumericalTemplate, ...] = (
         "\\dfrac{{\\Delta m}}{{m}} + 2\\dfrac{{\\Delta r}}{{r}} + \\dfrac{{\\Delta L}}{{L}} = "
         "{pm} + 2({pr}) + {pl}$ per cent $=$ {answer}.",
     ),
+    NumericalTemplate(
+        "phy-percent-error-from-least-count",
+        PHY,
+        "phy-least-count-and-accuracy",
+        E,
+        "one formula, direct substitution: percentage error = least count / reading × 100",
+        givens=(
+            Q("lc", r"\mathrm{LC}", r"\mathrm{mm}", si=1e-3, choices=(0.1, 0.5, 1.0)),
+            Q("L", "L", r"\mathrm{cm}", si=0.01, choices=span(5, 50, 0.5)),
+        ),
+        unknown=Q("pe", r"\Delta L/L", PCT, si=0.01),
+        relation="Eq(pe, lc/L)",
+        compute=lambda p: p["lc"] / p["L"],
+        mistakes=(
+            ("dividing millimetres by centimetres", lambda p: 10 * p["lc"] / p["L"]),
+            ("forgetting to multiply by 100", lambda p: p["lc"] / p["L"] / 100),
+            ("inverting the ratio, L/ΔL", lambda p: p["L"] / p["lc"]),
+        ),
+        stem="A length is measured with an instrument of least count {lc}, and the reading is "
+        "{L}. The maximum percentage error in this measurement is",
+        method="The maximum absolute error is the least count, $\\Delta L = {lc}$ mm $= "
+        "{lc}\\times 10^{{-1}}$ cm, so the percentage error is $\\dfrac{{\\Delta L}}{{L}}\\times "
+        "100$ with $L = {L}$ cm: {answer}.",
+    ),
+    NumericalTemplate(
+        "phy-percent-error-sphere-volume",
+        PHY,
+        "phy-errors-in-measurement",
+        E,
+        "one formula, direct substitution: the relative error of r³ is three times that of r",
+        givens=(Q("pr", r"\Delta r/r", PCT, choices=span(0.1, 6, 0.1)),),
+        unknown=Q("pv", r"\Delta V/V", PCT),
+        relation="Eq(pv, 3*pr)",
+        compute=lambda p: 3 * p["pr"],
+        mistakes=(
+            ("taking the error in V equal to the error in r", lambda p: p["pr"]),
+            ("using the power 2, as for an area", lambda p: 2 * p["pr"]),
+            ("also multiplying by the constant 4/3", lambda p: 4 * p["pr"]),
+        ),
+        stem="The radius of a sphere is measured with a percentage error {pr}. The percentage "
+        "error in the volume of the sphere calculated from this measurement is",
+        method="$V = \\tfrac{{4}}{{3}}\\pi r^3$; constants carry no error, and a power multiplies "
+        "the relative error: $\\dfrac{{\\Delta V}}{{V}} = 3\\dfrac{{\\Delta r}}{{r}} = 3({pr})$ "
+        "per cent $=$ {answer}.",
+    ),
 )
 
 # ── Unit 3: Laws of Motion ───────────────────────────────────────────────────────────────────
@@ -102,6 +155,58 @@ LAWS_OF_MOTION: tuple[NumericalTemplate, ...] = (
         "$a = g(\\sin\\theta - \\mu_k\\cos\\theta) = {g}(\\sin {theta}^\\circ - "
         "{mu}\\cos {theta}^\\circ)$ $=$ {answer}.",
         accept=lambda p: _sin(p["theta"]) - p["mu"] * _cos(p["theta"]) > 0.15,
+    ),
+    NumericalTemplate(
+        "phy-impulse-ball-rebound",
+        PHY,
+        "phy-impulse",
+        E,
+        "one formula, direct substitution: impulse = change of momentum, m(u + v) on reversal",
+        givens=(
+            Q("m", "m", r"\mathrm{g}", si=1e-3, choices=span(50, 500, 10)),
+            Q("v1", "u", MS, choices=span(10, 30, 1)),
+            Q("v2", "v", MS, choices=span(4, 25, 1)),
+        ),
+        unknown=Q("J", "J", r"\mathrm{N\,s}"),
+        relation="Eq(J, m*(v1 + v2))",
+        compute=lambda p: p["m"] * (p["v1"] + p["v2"]),
+        mistakes=(
+            (
+                "ignoring the reversal of direction, m(u − v)",
+                lambda p: p["m"] * (p["v1"] - p["v2"]),
+            ),
+            ("leaving the mass in grams", lambda p: 1000 * p["m"] * (p["v1"] + p["v2"])),
+            ("counting only the incoming momentum, mu", lambda p: p["m"] * p["v1"]),
+        ),
+        stem="A ball of mass {m} moving horizontally with a speed {v1} hits a vertical wall "
+        "normally and rebounds along the same line with a speed {v2}. The magnitude of the "
+        "impulse exerted by the wall on the ball is",
+        method="The velocity reverses, so the change of momentum is $m(v - (-u)) = m(u + v) = "
+        "({m}\\times 10^{{-3}})({v1} + {v2})$ N s, and the impulse equals it: {answer}.",
+        accept=lambda p: p["v2"] < p["v1"],
+    ),
+    NumericalTemplate(
+        "phy-centripetal-force-car",
+        PHY,
+        "phy-centripetal-force",
+        E,
+        "one formula, direct substitution: F = mv²/r",
+        givens=(
+            Q("m", "m", r"\mathrm{kg}", choices=span(500, 1500, 100)),
+            Q("v", "v", MS, choices=span(5, 25, 1)),
+            Q("r", "r", r"\mathrm{m}", choices=span(20, 200, 10)),
+        ),
+        unknown=Q("F", "F", r"\mathrm{N}"),
+        relation="Eq(F*r, m*v**2)",
+        compute=lambda p: p["m"] * p["v"] ** 2 / p["r"],
+        mistakes=(
+            ("not squaring the speed, mv/r", lambda p: p["m"] * p["v"] / p["r"]),
+            ("using the kinetic energy, ½mv²/r", lambda p: 0.5 * p["m"] * p["v"] ** 2 / p["r"]),
+            ("dividing by r², mv²/r²", lambda p: p["m"] * p["v"] ** 2 / p["r"] ** 2),
+        ),
+        stem="A car of mass {m} moves with a constant speed {v} around a level circular curve of "
+        "radius {r}. The magnitude of the centripetal force acting on the car is",
+        method="$F = \\dfrac{{mv^2}}{{r}} = \\dfrac{{({m})({v})^2}}{{{r}}}$ N $=$ {answer}.",
     ),
 )
 
@@ -285,6 +390,57 @@ GRAVITATION: tuple[NumericalTemplate, ...] = (
         "{{GM}}}}$ with $GM = gR^2$. Here $R + h = {R} + {h}$ km; converting to metres gives "
         "$T$ in seconds, and dividing by 60: $T =$ {answer}.",
     ),
+    NumericalTemplate(
+        "phy-weight-on-another-planet",
+        PHY,
+        "phy-acceleration-due-to-gravity",
+        E,
+        "one formula, direct substitution: g = GM/R², so weight scales as (M ratio)/(R ratio)²",
+        givens=(
+            Q("W", "W", r"\mathrm{N}", choices=span(100, 900, 50)),
+            Q("km", r"M_p/M_E", choices=(0.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 9.0, 10.0)),
+            Q("kr", r"R_p/R_E", choices=(0.5, 1.5, 2.0, 3.0, 4.0)),
+        ),
+        unknown=Q("Wp", "W_p", r"\mathrm{N}"),
+        relation="Eq(Wp*kr**2, W*km)",
+        compute=lambda p: p["W"] * p["km"] / p["kr"] ** 2,
+        mistakes=(
+            ("not squaring the radius ratio", lambda p: p["W"] * p["km"] / p["kr"]),
+            ("inverting the ratio, W R²/M", lambda p: p["W"] * p["kr"] ** 2 / p["km"]),
+            ("multiplying by the radius ratio squared", lambda p: p["W"] * p["km"] * p["kr"] ** 2),
+        ),
+        stem="A body weighs {W} on the surface of the Earth. A planet of mass $M_p$ and radius "
+        "$R_p$ has {km} and {kr}, where $M_E$ and $R_E$ are the mass and radius of the Earth. "
+        "The weight of the body on the surface of the planet is",
+        method="Weight $= mg$ with $g = GM/R^2$, so $\\dfrac{{W_p}}{{W}} = \\dfrac{{M_p/M_E}}"
+        "{{(R_p/R_E)^2}} = \\dfrac{{{km}}}{{({kr})^2}}$, and $W_p = {W}\\times$ this ratio $=$ "
+        "{answer}.",
+        accept=lambda p: 0.1 <= p["km"] / p["kr"] ** 2 <= 5 and p["km"] != p["kr"] ** 2,
+    ),
+    NumericalTemplate(
+        "phy-g-decrease-small-height",
+        PHY,
+        "phy-variation-of-g",
+        E,
+        "one formula, direct substitution: Δg/g = 2h/R for h ≪ R",
+        givens=(
+            Q("R", "R", r"\mathrm{km}", si=1000, choices=(6400.0,)),
+            Q("h", "h", r"\mathrm{km}", si=1000, choices=span(2, 160, 2)),
+        ),
+        unknown=Q("pct", r"\Delta g/g", PCT, si=0.01),
+        relation="Eq(pct, 2*h/R)",
+        compute=lambda p: 2 * p["h"] / p["R"],
+        mistakes=(
+            ("using the depth formula h/R (missing the factor 2)", lambda p: p["h"] / p["R"]),
+            ("reporting g_h/g, the fraction that remains", lambda p: 1 - 2 * p["h"] / p["R"]),
+            ("forgetting to multiply by 100", lambda p: 2 * p["h"] / p["R"] / 100),
+        ),
+        stem="Taking the radius of the Earth as {R}, the percentage decrease in the acceleration "
+        "due to gravity at a height {h} above the Earth's surface ($h \\ll R$) is",
+        method="For $h \\ll R$, $g_h \\approx g\\left(1 - \\dfrac{{2h}}{{R}}\\right)$, so "
+        "$\\dfrac{{\\Delta g}}{{g}} = \\dfrac{{2h}}{{R}} = \\dfrac{{2({h})}}{{{R}}}$; times 100 "
+        "this is {answer}.",
+    ),
 )
 
 # ── Unit 7: Properties of Solids and Liquids ─────────────────────────────────────────────────
@@ -446,6 +602,58 @@ THERMODYNAMICS: tuple[NumericalTemplate, ...] = (
         "$\\eta = 1 - \\dfrac{{T_2}}{{T_1}}$ $=$ {answer}.",
         accept=lambda p: p["T1"] - p["T2"] >= 100,
     ),
+    NumericalTemplate(
+        "phy-isobaric-work-done",
+        PHY,
+        "phy-isobaric-and-isochoric-processes",
+        E,
+        "one formula, direct substitution: W = PΔV",
+        givens=(
+            Q("P", "P", r"\mathrm{kPa}", si=1000, choices=span(100, 500, 20)),
+            Q("V1", "V_1", r"\mathrm{L}", si=1e-3, choices=span(1, 5, 0.5)),
+            Q("V2", "V_2", r"\mathrm{L}", si=1e-3, choices=span(2, 10, 0.5)),
+        ),
+        unknown=Q("W", "W", r"\mathrm{J}"),
+        relation="Eq(W, P*(V2 - V1))",
+        compute=lambda p: p["P"] * (p["V2"] - p["V1"]),
+        mistakes=(
+            ("taking W = PV₂, the final volume alone", lambda p: p["P"] * p["V2"]),
+            ("dropping the kilo of kPa", lambda p: p["P"] * (p["V2"] - p["V1"]) / 1000),
+            ("adding the volumes, P(V₁ + V₂)", lambda p: p["P"] * (p["V2"] + p["V1"])),
+        ),
+        stem="A gas expands at a constant pressure {P} from a volume {V1} to a volume {V2}. "
+        "The work done by the gas is",
+        method="At constant pressure $W = P(V_2 - V_1) = ({P}\\times 10^3\\ \\mathrm{{Pa}})"
+        "({V2} - {V1})\\times 10^{{-3}}\\ \\mathrm{{m^3}}$ $=$ {answer}.",
+        accept=lambda p: p["V2"] > p["V1"],
+    ),
+    NumericalTemplate(
+        "phy-heat-engine-efficiency",
+        PHY,
+        "phy-second-law-of-thermodynamics",
+        E,
+        "one formula, direct substitution: η = 1 − Q₂/Q₁",
+        givens=(
+            Q("heat1", "Q_1", r"\mathrm{J}", choices=span(500, 5000, 100)),
+            Q("heat2", "Q_2", r"\mathrm{J}", choices=span(200, 4000, 100)),
+        ),
+        unknown=Q("eta", r"\eta", PCT, si=0.01),
+        relation="Eq(eta, 1 - heat2/heat1)",
+        compute=lambda p: 1 - p["heat2"] / p["heat1"],
+        mistakes=(
+            ("reporting Q₂/Q₁, the fraction of heat rejected", lambda p: p["heat2"] / p["heat1"]),
+            (
+                "dividing the work by the heat rejected",
+                lambda p: _fraction((p["heat1"] - p["heat2"]) / p["heat2"]),
+            ),
+            ("forgetting to multiply by 100", lambda p: (1 - p["heat2"] / p["heat1"]) / 100),
+        ),
+        stem="In each cycle, a heat engine absorbs heat {heat1} from its source and rejects heat "
+        "{heat2} to its sink. The efficiency of the engine is",
+        method="The work per cycle is $W = Q_1 - Q_2$, so $\\eta = \\dfrac{{W}}{{Q_1}} = 1 - "
+        "\\dfrac{{Q_2}}{{Q_1}} = 1 - \\dfrac{{{heat2}}}{{{heat1}}}$ $=$ {answer}.",
+        accept=lambda p: 0.2 <= p["heat2"] / p["heat1"] <= 0.85,
+    ),
 )
 
 # ── Unit 9: Kinetic Theory of Gases ──────────────────────────────────────────────────────────
@@ -489,6 +697,59 @@ KINETIC_THEORY: tuple[NumericalTemplate, ...] = (
         method="$v_{{rms}} = \\sqrt{{\\dfrac{{3RT}}{{M}}}}$ with $M = {Mm}\\times 10^{{-3}}$ "
         "kg mol⁻¹: $v_{{rms}} = \\sqrt{{\\dfrac{{3({R})({T})}}{{{Mm}\\times 10^{{-3}}}}}}$ $=$ "
         "{answer}.",
+    ),
+    NumericalTemplate(
+        "phy-rms-speed-temperature-ratio",
+        PHY,
+        "phy-rms-speed",
+        E,
+        "one formula, direct substitution: v_rms ∝ √T",
+        givens=(
+            Q("v1", "v_1", MS, choices=span(200, 1000, 50)),
+            Q("T1", "T_1", r"\mathrm{K}", choices=(200.0, 250.0, 300.0, 400.0, 500.0, 600.0)),
+            Q(
+                "T2",
+                "T_2",
+                r"\mathrm{K}",
+                choices=(200.0, 300.0, 400.0, 600.0, 800.0, 900.0, 1200.0),
+            ),
+        ),
+        unknown=Q("v2", "v_2", MS),
+        relation="Eq(v2**2*T1, v1**2*T2)",
+        compute=lambda p: p["v1"] * math.sqrt(p["T2"] / p["T1"]),
+        mistakes=(
+            ("no square root, v ∝ T", lambda p: p["v1"] * p["T2"] / p["T1"]),
+            ("inverting the ratio, √(T₁/T₂)", lambda p: p["v1"] * math.sqrt(p["T1"] / p["T2"])),
+            ("squaring the ratio, v ∝ T²", lambda p: p["v1"] * (p["T2"] / p["T1"]) ** 2),
+        ),
+        stem="The rms speed of the molecules of a gas is {v1} at a temperature {T1}. The rms "
+        "speed of the molecules of the same gas at a temperature {T2} is",
+        method="$v_{{rms}} = \\sqrt{{3RT/M}} \\propto \\sqrt{{T}}$, so $v_2 = v_1\\sqrt{{T_2/T_1}} "
+        "= {v1}\\sqrt{{{T2}/{T1}}}$ $=$ {answer}.",
+        accept=lambda p: p["T1"] != p["T2"],
+    ),
+    NumericalTemplate(
+        "phy-mean-kinetic-energy-molecule",
+        PHY,
+        "phy-kinetic-interpretation-of-temperature",
+        E,
+        "one formula, direct substitution: average kinetic energy = (3/2)k_BT",
+        givens=(
+            Q("T", "T", r"\mathrm{K}", choices=span(100, 1200, 25)),
+            Q("kB", "k_B", r"\mathrm{J\,K^{-1}}", choices=(1.38e-23,)),
+        ),
+        unknown=Q("K", r"\bar{K}", r"\mathrm{J}"),
+        relation="Eq(K, 3*kB*T/2)",
+        compute=lambda p: 1.5 * p["kB"] * p["T"],
+        mistakes=(
+            ("dropping the 3/2, K = k_BT", lambda p: p["kB"] * p["T"]),
+            ("using ½k_BT, the share of one degree of freedom", lambda p: 0.5 * p["kB"] * p["T"]),
+            ("using 3k_BT", lambda p: 3 * p["kB"] * p["T"]),
+        ),
+        stem="An ideal gas is kept at a temperature {T}. Taking Boltzmann's constant {kB}, the "
+        "average translational kinetic energy of one of its molecules is",
+        method="Three translational degrees of freedom share $\\tfrac{{1}}{{2}}k_BT$ each, so "
+        "$\\bar K = \\tfrac{{3}}{{2}}k_BT = \\tfrac{{3}}{{2}}({kB})({T})$ J $=$ {answer}.",
     ),
 )
 
@@ -636,6 +897,69 @@ CURRENT_ELECTRICITY: tuple[NumericalTemplate, ...] = (
         method="The current is $I = \\dfrac{{\\varepsilon}}{{R + r}} = \\dfrac{{{emf}}}{{{R} + "
         "{r}}}$ A, and the power in the resistor is $P = I^2R$ $=$ {answer}.",
     ),
+    NumericalTemplate(
+        "phy-wire-resistance-from-resistivity",
+        PHY,
+        "phy-resistivity",
+        M,
+        "two steps: cross-sectional area from a diameter in mm, then R = ρL/A",
+        givens=(
+            Q("L", "L", r"\mathrm{m}", choices=span(0.5, 10, 0.5)),
+            Q("d", "d", r"\mathrm{mm}", si=1e-3, choices=(0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0)),
+            Q("rho", r"\rho", r"\Omega\,\mathrm{m}", choices=(1.7e-8, 2.8e-8, 4.9e-7, 1.1e-6)),
+        ),
+        unknown=Q("R", "R", r"\Omega"),
+        relation="Eq(R*pi*d**2, 4*rho*L)",
+        compute=lambda p: 4 * p["rho"] * p["L"] / (math.pi * p["d"] ** 2),
+        mistakes=(
+            (
+                "taking the diameter as the radius, A = πd²",
+                lambda p: p["rho"] * p["L"] / (math.pi * p["d"] ** 2),
+            ),
+            ("leaving π out of the area, A = d²/4", lambda p: 4 * p["rho"] * p["L"] / p["d"] ** 2),
+            (
+                "inverting the relation, R = ρA/L",
+                lambda p: p["rho"] * math.pi * p["d"] ** 2 / (4 * p["L"]),
+            ),
+        ),
+        stem="A wire of length {L} and diameter {d} is made of a material of resistivity {rho}. "
+        "The resistance of the wire is",
+        method="The cross-section is $A = \\pi d^2/4$ with $d = {d}\\times 10^{{-3}}$ m, and "
+        "$R = \\dfrac{{\\rho L}}{{A}} = \\dfrac{{4({rho})({L})}}{{\\pi d^2}}$ $=$ {answer}.",
+        accept=lambda p: 0.1 <= 4 * p["rho"] * p["L"] / (math.pi * p["d"] ** 2) <= 200,
+    ),
+    NumericalTemplate(
+        "phy-identical-cells-in-series",
+        PHY,
+        "phy-combination-of-cells",
+        M,
+        "two steps: combine the n emfs and n internal resistances, then Ohm's law for the circuit",
+        givens=(
+            Q("ncell", "n", choices=(2.0, 3.0, 4.0, 5.0, 6.0)),
+            Q("emf", r"\varepsilon", r"\mathrm{V}", choices=(1.2, 1.5, 2.0)),
+            Q("r", "r", r"\Omega", choices=(0.2, 0.25, 0.5, 1.0, 1.5, 2.0)),
+            Q("R", "R", r"\Omega", choices=span(1, 20, 1)),
+        ),
+        unknown=Q("cur", "I", r"\mathrm{A}"),
+        relation="Eq(cur*(R + ncell*r), ncell*emf)",
+        compute=lambda p: p["ncell"] * p["emf"] / (p["R"] + p["ncell"] * p["r"]),
+        mistakes=(
+            ("ignoring the internal resistances, nε/R", lambda p: p["ncell"] * p["emf"] / p["R"]),
+            (
+                "counting only one internal resistance, nε/(R + r)",
+                lambda p: p["ncell"] * p["emf"] / (p["R"] + p["r"]),
+            ),
+            (
+                "using the parallel combination, ε/(R + r/n)",
+                lambda p: p["emf"] / (p["R"] + p["r"] / p["ncell"]),
+            ),
+        ),
+        stem="Identical cells, {ncell} in number, each of emf {emf} and internal resistance {r}, "
+        "are connected in series across an external resistor {R}. The current in the circuit is",
+        method="In series the emfs add to $n\\varepsilon = {ncell}\\times{emf}$ V and the internal "
+        "resistances to $nr = {ncell}\\times{r}\\ \\Omega$, so $I = \\dfrac{{n\\varepsilon}}"
+        "{{R + nr}}$ with $R = {R}\\ \\Omega$: $I =$ {answer}.",
+    ),
 )
 
 # ── Unit 13: Magnetic Effects of Current and Magnetism ───────────────────────────────────────
@@ -705,6 +1029,66 @@ MAGNETISM: tuple[NumericalTemplate, ...] = (
         method="From $eV = \\tfrac{{1}}{{2}}m_pv^2$, $v = \\sqrt{{2eV/m_p}}$; the magnetic force "
         "gives $evB = m_pv^2/r$, so $r = \\dfrac{{m_pv}}{{eB}} = \\dfrac{{1}}{{B}}"
         "\\sqrt{{\\dfrac{{2m_pV}}{{e}}}}$ with $V = {V}$ V and $B = {B}$ T: $r =$ {answer}.",
+    ),
+    NumericalTemplate(
+        "phy-force-on-current-wire",
+        PHY,
+        "phy-force-on-current-carrying-conductor",
+        E,
+        "one formula, direct substitution: F = BIL sin θ",
+        givens=(
+            Q("l", "L", r"\mathrm{cm}", si=0.01, choices=span(10, 100, 10)),
+            Q("cur", "I", r"\mathrm{A}", choices=span(1, 10, 1)),
+            Q("B", "B", r"\mathrm{T}", choices=(0.1, 0.2, 0.25, 0.4, 0.5, 0.6, 0.8, 1.0)),
+            Q("theta", r"\theta", DEG, choices=(*ANGLES, 90.0)),
+        ),
+        unknown=Q("F", "F", r"\mathrm{N}"),
+        relation="Eq(F, B*cur*l*sin(theta*pi/180))",
+        compute=lambda p: p["B"] * p["cur"] * p["l"] * _sin(p["theta"]),
+        mistakes=(
+            (
+                "using cos θ instead of sin θ",
+                lambda p: p["B"] * p["cur"] * p["l"] * _cos(p["theta"]),
+            ),
+            ("ignoring the angle, F = BIL", lambda p: p["B"] * p["cur"] * p["l"]),
+            (
+                "leaving L in centimetres",
+                lambda p: 100 * p["B"] * p["cur"] * p["l"] * _sin(p["theta"]),
+            ),
+        ),
+        stem="A straight wire of length {l} carrying a current {cur} is placed in a uniform "
+        "magnetic field {B}, the wire making an angle {theta} with the field. The magnitude of "
+        "the magnetic force on the wire is",
+        method="$F = BIL\\sin\\theta = ({B})({cur})({l}\\times 10^{{-2}})\\sin {theta}^\\circ$ N "
+        "$=$ {answer}.",
+    ),
+    NumericalTemplate(
+        "phy-field-of-long-straight-wire",
+        PHY,
+        "phy-magnetic-field-of-straight-wire",
+        E,
+        "one formula, direct substitution: B = μ₀I/2πr",
+        givens=(
+            Q("cur", "I", r"\mathrm{A}", choices=span(1, 20, 1)),
+            Q("k", r"\mu_0/4\pi", r"\mathrm{T\,m\,A^{-1}}", choices=(1e-7,)),
+            Q("r", "r", r"\mathrm{cm}", si=0.01, choices=span(1, 20, 1)),
+        ),
+        unknown=Q("B", "B", r"\mu\mathrm{T}", si=1e-6),
+        relation="Eq(B*r, 2*k*cur)",
+        compute=lambda p: 2 * p["k"] * p["cur"] / p["r"],
+        mistakes=(
+            (
+                "using the field at the centre of a loop, μ₀I/2r",
+                lambda p: 2 * math.pi * p["k"] * p["cur"] / p["r"],
+            ),
+            ("dropping the 2, μ₀I/4πr", lambda p: p["k"] * p["cur"] / p["r"]),
+            ("leaving r in centimetres", lambda p: 2 * p["k"] * p["cur"] / (100 * p["r"])),
+        ),
+        stem="A long straight wire carries a current {cur}. Taking {k}, the magnitude of the "
+        "magnetic field at a perpendicular distance {r} from the wire is",
+        method="$B = \\dfrac{{\\mu_0 I}}{{2\\pi r}} = 2\\left(\\dfrac{{\\mu_0}}{{4\\pi}}\\right)"
+        "\\dfrac{{I}}{{r}} = \\dfrac{{2(10^{{-7}})({cur})}}{{{r}\\times 10^{{-2}}}}$ T $=$ "
+        "{answer}.",
     ),
 )
 
@@ -795,6 +1179,72 @@ EM_WAVES: tuple[NumericalTemplate, ...] = (
         method="$\\lambda = c/f = \\dfrac{{3\\times 10^8}}{{{freq}\\times 10^6}}$ m, so "
         "$\\lambda =$ {answer}.",
     ),
+    NumericalTemplate(
+        "phy-em-wave-intensity-from-b0",
+        PHY,
+        "phy-em-wave-characteristics",
+        M,
+        "two steps: E₀ = cB₀ from the magnetic amplitude, then the intensity ½cε₀E₀²",
+        givens=(
+            Q("B0", "B_0", r"\mathrm{nT}", si=1e-9, choices=span(10, 300, 5)),
+            Q("c", "c", MS, choices=(3e8,)),
+            Q("eps0", r"\varepsilon_0", r"\mathrm{C^2\,N^{-1}\,m^{-2}}", choices=(8.85e-12,)),
+        ),
+        unknown=Q("Iav", "I", r"\mathrm{W\,m^{-2}}"),
+        relation="Eq(Iav, c*eps0*(c*B0)**2/2)",
+        compute=lambda p: p["c"] * p["eps0"] * (p["c"] * p["B0"]) ** 2 / 2,
+        mistakes=(
+            ("dropping the ½", lambda p: p["c"] * p["eps0"] * (p["c"] * p["B0"]) ** 2),
+            (
+                "giving the energy density ½ε₀E₀² instead of the intensity",
+                lambda p: p["eps0"] * (p["c"] * p["B0"]) ** 2 / 2,
+            ),
+            (
+                "reading nT as μT",
+                lambda p: 1e6 * p["c"] * p["eps0"] * (p["c"] * p["B0"]) ** 2 / 2,
+            ),
+        ),
+        stem="In a plane electromagnetic wave travelling through vacuum, the amplitude of the "
+        "oscillating magnetic field is {B0}. Taking {c} and {eps0}, the average intensity of "
+        "the wave is",
+        method="The field amplitudes are related by $E_0 = cB_0 = (3\\times 10^8)({B0}\\times "
+        "10^{{-9}})$ V m⁻¹, and the average intensity is $I = \\tfrac{{1}}{{2}}c\\varepsilon_0 "
+        "E_0^2$ $=$ {answer}.",
+    ),
+    NumericalTemplate(
+        "phy-displacement-current-capacitor",
+        PHY,
+        "phy-displacement-current",
+        M,
+        "two steps: capacitance ε₀A/d from the plate geometry, then I_d = C dV/dt",
+        givens=(
+            Q("area", "A", r"\mathrm{cm^2}", si=1e-4, choices=span(50, 500, 25)),
+            Q("gap", "d", r"\mathrm{mm}", si=1e-3, choices=(0.5, 1.0, 1.5, 2.0, 2.5, 3.0)),
+            Q("rate", r"dV/dt", r"\mathrm{V\,s^{-1}}", choices=(1e5, 2e5, 5e5, 1e6, 2e6, 5e6)),
+            Q("eps0", r"\varepsilon_0", r"\mathrm{C^2\,N^{-1}\,m^{-2}}", choices=(8.85e-12,)),
+        ),
+        unknown=Q("Id", "I_d", r"\mu\mathrm{A}", si=1e-6),
+        relation="Eq(Id*gap, eps0*area*rate)",
+        compute=lambda p: p["eps0"] * p["area"] * p["rate"] / p["gap"],
+        mistakes=(
+            ("reading cm² as m²", lambda p: 1e4 * p["eps0"] * p["area"] * p["rate"] / p["gap"]),
+            (
+                "multiplying by the separation instead of dividing",
+                lambda p: p["eps0"] * p["area"] * p["rate"] * p["gap"],
+            ),
+            (
+                "leaving the separation in millimetres",
+                lambda p: p["eps0"] * p["area"] * p["rate"] / (1000 * p["gap"]),
+            ),
+        ),
+        stem="A parallel-plate capacitor has plates of area {area} separated by a vacuum gap "
+        "{gap}. The potential difference across it is changing at the rate {rate}. Taking "
+        "{eps0}, the displacement current between the plates is",
+        method="The capacitance is $C = \\varepsilon_0 A/d$ with $A = {area}\\times 10^{{-4}}$ "
+        "m² and $d = {gap}\\times 10^{{-3}}$ m, and the displacement current equals the "
+        "conduction current charging it: $I_d = C\\,\\dfrac{{dV}}{{dt}} = C({rate})$ $=$ "
+        "{answer}.",
+    ),
 )
 
 # ── Unit 16: Optics ──────────────────────────────────────────────────────────────────────────
@@ -876,6 +1326,56 @@ DUAL_NATURE: tuple[NumericalTemplate, ...] = (
         method="At threshold the photon energy equals the work function: $h\\nu_0 = \\phi$, with "
         "$\\phi = {phi}\\times 1.6\\times 10^{{-19}}$ J, so $\\nu_0 = \\phi/h$ $=$ {answer}.",
     ),
+    NumericalTemplate(
+        "phy-photon-energy-ev",
+        PHY,
+        "phy-photon",
+        E,
+        "one formula, direct substitution: E = hc/λ with hc in eV nm",
+        givens=(
+            Q("lam", r"\lambda", r"\mathrm{nm}", choices=span(200, 800, 5)),
+            Q("hc", "hc", r"\mathrm{eV\,nm}", choices=(1240.0,)),
+        ),
+        unknown=Q("En", "E", r"\mathrm{eV}"),
+        relation="Eq(En*lam, hc)",
+        compute=lambda p: p["hc"] / p["lam"],
+        mistakes=(
+            ("using hc = 12400 eV Å with λ left in nm", lambda p: 10 * p["hc"] / p["lam"]),
+            (
+                "converting λ to ångström but keeping hc in eV nm",
+                lambda p: p["hc"] / (10 * p["lam"]),
+            ),
+            ("halving, as if E = hc/2λ", lambda p: p["hc"] / (2 * p["lam"])),
+        ),
+        stem="Light of wavelength {lam} is incident on a surface. Taking {hc}, the energy of "
+        "each photon of this light is",
+        method="$E = \\dfrac{{hc}}{{\\lambda}} = \\dfrac{{1240\\ \\mathrm{{eV\\,nm}}}}{{{lam}\\ "
+        "\\mathrm{{nm}}}}$ $=$ {answer}.",
+    ),
+    NumericalTemplate(
+        "phy-de-broglie-electron-speed",
+        PHY,
+        "phy-de-broglie-wavelength",
+        E,
+        "one formula, direct substitution: λ = h/mv",
+        givens=(
+            Q("me", "m_e", r"\mathrm{kg}", choices=(9.1e-31,)),
+            Q("v", "v", MS, choices=tuple(x * 1e6 for x in span(0.5, 9.5, 0.1))),
+            Q("h", "h", r"\mathrm{J\,s}", choices=(6.63e-34,)),
+        ),
+        unknown=Q("lam", r"\lambda", r"\mathrm{nm}", si=1e-9),
+        relation="Eq(lam*me*v, h)",
+        compute=lambda p: p["h"] / (p["me"] * p["v"]),
+        mistakes=(
+            ("using ħ = h/2π in place of h", lambda p: p["h"] / (2 * math.pi * p["me"] * p["v"])),
+            ("a nanometre–ångström slip", lambda p: 10 * p["h"] / (p["me"] * p["v"])),
+            ("taking the momentum as 2mv", lambda p: p["h"] / (2 * p["me"] * p["v"])),
+        ),
+        stem="An electron of mass {me} moves with a speed {v}. Taking {h}, its de Broglie "
+        "wavelength is",
+        method="$\\lambda = \\dfrac{{h}}{{p}} = \\dfrac{{h}}{{m_ev}} = \\dfrac{{{h}}}{{({me})"
+        "({v})}}$ m $=$ {answer}.",
+    ),
 )
 
 # ── Unit 18: Atoms and Nuclei ────────────────────────────────────────────────────────────────
@@ -909,6 +1409,230 @@ ATOMS_NUCLEI: tuple[NumericalTemplate, ...] = (
         "inverting and converting to nanometres gives $\\lambda =$ {answer}.",
         accept=lambda p: p["n2"] > p["n1"],
     ),
+    NumericalTemplate(
+        "phy-nuclear-radius",
+        PHY,
+        "phy-nuclear-composition-and-size",
+        E,
+        "one formula, direct substitution: R = R₀A^(1/3)",
+        givens=(
+            Q("R0", "R_0", r"\mathrm{fm}", si=1e-15, choices=(1.1, 1.2, 1.3, 1.4)),
+            Q("mass_no", "A", choices=MASS_NUMBERS),
+        ),
+        unknown=Q("Rn", "R", r"\mathrm{fm}", si=1e-15),
+        relation="Eq(Rn, R0*mass_no**(1/3))",
+        compute=lambda p: p["R0"] * p["mass_no"] ** (1 / 3),
+        mistakes=(
+            ("using A^(1/2) in place of A^(1/3)", lambda p: p["R0"] * p["mass_no"] ** 0.5),
+            ("using A^(2/3) in place of A^(1/3)", lambda p: p["R0"] * p["mass_no"] ** (2 / 3)),
+            ("forgetting the cube root, R = R₀A", lambda p: p["R0"] * p["mass_no"]),
+        ),
+        stem="Taking {R0}, the radius of a nucleus of mass number {mass_no} is",
+        method="Nuclear volume is proportional to the number of nucleons, so $R = R_0A^{{1/3}} = "
+        "{R0}\\times({mass_no})^{{1/3}}$ fm $=$ {answer}.",
+    ),
+    NumericalTemplate(
+        "phy-binding-energy-from-mass-defect",
+        PHY,
+        "phy-binding-energy",
+        E,
+        "one formula, direct substitution: E_b = Δm × 931.5 MeV",
+        givens=(
+            Q("dm", r"\Delta m", r"\mathrm{u}", choices=span(0.02, 2.0, 0.02)),
+            Q("c2", "c^2", r"\mathrm{MeV\,u^{-1}}", choices=(931.5,)),
+        ),
+        unknown=Q("Eb", "E_b", r"\mathrm{MeV}"),
+        relation="Eq(Eb, dm*c2)",
+        compute=lambda p: p["dm"] * p["c2"],
+        mistakes=(
+            ("dividing by 931.5 instead of multiplying", lambda p: p["dm"] / p["c2"]),
+            ("taking c² as 931.5 keV u⁻¹", lambda p: p["dm"] * p["c2"] / 1000),
+            ("halving, as if E = ½Δm c²", lambda p: p["dm"] * p["c2"] / 2),
+        ),
+        stem="The mass defect of a nucleus is {dm}. Taking {c2}, the binding energy of the "
+        "nucleus is",
+        method="The mass defect appears as binding energy, $E_b = \\Delta m\\,c^2$, and each "
+        "atomic mass unit is worth 931.5 MeV: $E_b = ({dm})(931.5)$ MeV $=$ {answer}.",
+    ),
+)
+
+# ── Unit 19: Electronic Devices ──────────────────────────────────────────────────────────────
+ELECTRONIC_DEVICES: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "phy-diode-series-current",
+        PHY,
+        "phy-diode-characteristics",
+        E,
+        "one formula, direct substitution: I = (V − V₀)/R",
+        givens=(
+            Q("V0", "V_0", r"\mathrm{V}", choices=(0.3, 0.7)),
+            Q("R", "R", r"\Omega", choices=span(100, 1000, 50)),
+            Q("V", "V", r"\mathrm{V}", choices=span(2, 12, 0.5)),
+        ),
+        unknown=Q("cur", "I", r"\mathrm{mA}", si=1e-3),
+        relation="Eq(cur*R, V - V0)",
+        compute=lambda p: (p["V"] - p["V0"]) / p["R"],
+        mistakes=(
+            ("ignoring the drop across the diode, V/R", lambda p: p["V"] / p["R"]),
+            ("adding the diode drop, (V + V₀)/R", lambda p: (p["V"] + p["V0"]) / p["R"]),
+            ("reading amperes as milliamperes", lambda p: (p["V"] - p["V0"]) / p["R"] / 1000),
+        ),
+        stem="A p-n junction diode with a constant forward voltage drop {V0} is connected in "
+        "forward bias, in series with a resistor {R}, across a battery of emf {V} and "
+        "negligible internal resistance. The current in the circuit is",
+        method="The resistor takes the rest of the battery voltage: $I = \\dfrac{{V - V_0}}{{R}} "
+        "= \\dfrac{{{V} - {V0}}}{{{R}}}$ A $=$ {answer}.",
+    ),
+    NumericalTemplate(
+        "phy-mass-action-hole-density",
+        PHY,
+        "phy-semiconductors",
+        E,
+        "one formula, direct substitution: the mass-action law n_e n_h = n_i²",
+        givens=(
+            Q("ni", "n_i", r"\mathrm{m^{-3}}", choices=(1e16, 1.5e16, 2e16, 1e19, 2.4e19)),
+            Q("ne", "n_e", r"\mathrm{m^{-3}}", choices=DOPED_DENSITIES),
+        ),
+        unknown=Q("nh", "n_h", r"\mathrm{m^{-3}}"),
+        relation="Eq(nh*ne, ni**2)",
+        compute=lambda p: p["ni"] ** 2 / p["ne"],
+        mistakes=(
+            ("forgetting to square n_i, n_i/n_e", lambda p: p["ni"] / p["ne"]),
+            ("taking the hole density unchanged at n_i", lambda p: p["ni"]),
+            ("taking n_h = n_i²/2n_e", lambda p: p["ni"] ** 2 / (2 * p["ne"])),
+        ),
+        stem="A pure semiconductor has an intrinsic carrier concentration {ni}. When it is doped "
+        "with a pentavalent impurity, its electron concentration becomes {ne}. The hole "
+        "concentration in the doped semiconductor is",
+        method="In thermal equilibrium $n_en_h = n_i^2$, so $n_h = \\dfrac{{n_i^2}}{{n_e}} = "
+        "\\dfrac{{({ni})^2}}{{{ne}}}$ m⁻³ $=$ {answer}.",
+        accept=lambda p: p["ne"] >= 1000 * p["ni"],
+    ),
+    NumericalTemplate(
+        "phy-zener-regulator-current",
+        PHY,
+        "phy-zener-diode",
+        M,
+        "two steps: current in the series resistor from the voltage across it, minus the load "
+        "current",
+        givens=(
+            Q("Vz", "V_Z", r"\mathrm{V}", choices=(5.0, 5.6, 6.0, 6.2, 8.0, 9.0)),
+            Q("Vin", r"V_{in}", r"\mathrm{V}", choices=span(10, 30, 1)),
+            Q("Rs", "R_s", r"\Omega", choices=span(100, 1000, 50)),
+            Q("RL", "R_L", r"\mathrm{k}\Omega", si=1000, choices=span(0.5, 5, 0.25)),
+        ),
+        unknown=Q("Iz", "I_Z", r"\mathrm{mA}", si=1e-3),
+        relation="Eq(Iz, (Vin - Vz)/Rs - Vz/RL)",
+        compute=lambda p: (p["Vin"] - p["Vz"]) / p["Rs"] - p["Vz"] / p["RL"],
+        mistakes=(
+            ("forgetting the load current", lambda p: (p["Vin"] - p["Vz"]) / p["Rs"]),
+            (
+                "taking the whole input voltage across R_s",
+                lambda p: p["Vin"] / p["Rs"] - p["Vz"] / p["RL"],
+            ),
+            (
+                "adding the load current instead of subtracting it",
+                lambda p: (p["Vin"] - p["Vz"]) / p["Rs"] + p["Vz"] / p["RL"],
+            ),
+        ),
+        stem="A Zener diode of breakdown voltage {Vz} is used as a voltage regulator. An "
+        "unregulated input {Vin} is applied through a series resistor {Rs}, and a load resistor "
+        "{RL} is connected across the Zener diode. The current through the Zener diode is",
+        method="The load holds $V_Z$, so the series resistor carries $I_s = \\dfrac{{V_{{in}} - "
+        "V_Z}}{{R_s}} = \\dfrac{{{Vin} - {Vz}}}{{{Rs}}}$ A and the load $I_L = V_Z/R_L = "
+        "{Vz}/({RL}\\times 10^3)$ A; the Zener diode takes the difference, $I_Z = I_s - I_L$ "
+        "$=$ {answer}.",
+        accept=lambda p: (
+            p["Vin"] - p["Vz"] >= 3
+            and 0.2 <= (p["Vz"] / p["RL"]) / ((p["Vin"] - p["Vz"]) / p["Rs"]) <= 0.75
+        ),
+    ),
+    NumericalTemplate(
+        "phy-full-wave-rectifier-dc-output",
+        PHY,
+        "phy-diode-as-rectifier",
+        M,
+        "two steps: the peak voltage √2 V_rms, then the full-wave average 2V_m/π",
+        givens=(Q("Vrms", r"V_{rms}", r"\mathrm{V}", choices=span(5, 50, 0.5)),),
+        unknown=Q("Vdc", r"V_{dc}", r"\mathrm{V}"),
+        relation="Eq(pi*Vdc, 2*sqrt(2)*Vrms)",
+        compute=lambda p: 2 * math.sqrt(2) * p["Vrms"] / math.pi,
+        mistakes=(
+            ("using the half-wave average V_m/π", lambda p: math.sqrt(2) * p["Vrms"] / math.pi),
+            ("taking V_rms as the peak voltage", lambda p: 2 * p["Vrms"] / math.pi),
+            ("reporting the peak voltage √2 V_rms", lambda p: math.sqrt(2) * p["Vrms"]),
+        ),
+        stem="The secondary of a transformer supplies an alternating voltage of rms value {Vrms} "
+        "to a full-wave rectifier with ideal diodes. The average (dc) value of the rectified "
+        "output voltage is",
+        method="The peak voltage is $V_m = \\sqrt{{2}}V_{{rms}} = \\sqrt{{2}}({Vrms})$ V, and a "
+        "full-wave output averages $V_{{dc}} = \\dfrac{{2V_m}}{{\\pi}}$ $=$ {answer}.",
+    ),
+)
+
+# ── Unit 20: Experimental Skills ─────────────────────────────────────────────────────────────
+EXPERIMENTAL_SKILLS: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "phy-screw-gauge-reading",
+        PHY,
+        "phy-expt-screw-gauge",
+        E,
+        "one formula, direct substitution: reading = main-scale reading + coinciding division × "
+        "least count",
+        givens=(
+            Q("lc", r"\mathrm{LC}", r"\mathrm{mm}", si=1e-3, choices=(0.01,)),
+            Q("msr", r"\mathrm{MSR}", r"\mathrm{mm}", si=1e-3, choices=span(0.5, 5, 0.5)),
+            Q("n", "n", choices=span(1, 49, 1)),
+        ),
+        unknown=Q("dia", "D", r"\mathrm{mm}", si=1e-3),
+        relation="Eq(dia, msr + n*lc)",
+        compute=lambda p: p["msr"] + p["n"] * p["lc"],
+        mistakes=(
+            ("taking each circular division as 0.1 mm", lambda p: p["msr"] + 10 * p["n"] * p["lc"]),
+            ("ignoring the main-scale reading", lambda p: p["n"] * p["lc"]),
+            (
+                "taking each circular division as 0.001 mm",
+                lambda p: p["msr"] + p["n"] * p["lc"] / 10,
+            ),
+        ),
+        stem="A screw gauge of least count {lc} with no zero error is used to measure the "
+        "diameter of a wire. The main-scale reading is {msr}, and circular-scale division {n} "
+        "lies on the reference line. The diameter of the wire is",
+        method="Diameter $=$ main-scale reading $+$ circular-scale division $\\times$ least count "
+        "$= {msr} + {n}\\times{lc}$ mm $=$ {answer}.",
+    ),
+    NumericalTemplate(
+        "phy-metre-bridge-unknown-resistance",
+        PHY,
+        "phy-expt-metre-bridge",
+        E,
+        "one formula, direct substitution: the balance condition R/X = l/(L − l)",
+        givens=(
+            Q("Lw", "L", r"\mathrm{cm}", si=0.01, choices=(100.0,)),
+            Q("R", "R", r"\Omega", choices=span(2, 20, 1)),
+            Q("l", "l", r"\mathrm{cm}", si=0.01, choices=span(20, 80, 1)),
+        ),
+        unknown=Q("X", "X", r"\Omega"),
+        relation="Eq(X*l, R*(Lw - l))",
+        compute=lambda p: p["R"] * (p["Lw"] - p["l"]) / p["l"],
+        mistakes=(
+            ("inverting the ratio of the lengths", lambda p: p["R"] * p["l"] / (p["Lw"] - p["l"])),
+            (
+                "using the whole wire length, X = RL/l",
+                lambda p: p["R"] * p["Lw"] / p["l"],
+            ),
+            (
+                "taking X = R(L − l)/L",
+                lambda p: p["R"] * (p["Lw"] - p["l"]) / p["Lw"],
+            ),
+        ),
+        stem="In a metre bridge with a wire of length {Lw}, a known resistance {R} is placed in "
+        "the left gap and an unknown resistance $X$ in the right gap. The null point is found at "
+        "a distance {l} from the left end of the wire. The value of $X$ is",
+        method="At balance $\\dfrac{{R}}{{X}} = \\dfrac{{l}}{{L - l}}$, so $X = R\\,\\dfrac{{L - "
+        "l}}{{l}} = {R}\\times\\dfrac{{{Lw} - {l}}}{{{l}}}$ $=$ {answer}.",
+        accept=lambda p: abs(p["l"] - 0.5) >= 0.03,  # null point not at the centre
+    ),
 )
 
 PHYSICS_MORE: tuple[NumericalTemplate, ...] = (
@@ -929,4 +1653,6 @@ PHYSICS_MORE: tuple[NumericalTemplate, ...] = (
     + OPTICS
     + DUAL_NATURE
     + ATOMS_NUCLEI
+    + ELECTRONIC_DEVICES
+    + EXPERIMENTAL_SKILLS
 )

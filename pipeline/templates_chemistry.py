@@ -18,6 +18,20 @@ R_LATM = Q("R", "R", r"\mathrm{L\,atm\,K^{-1}\,mol^{-1}}", choices=(0.0821,))
 R_SI = Q("R", "R", r"\mathrm{J\,K^{-1}\,mol^{-1}}", choices=(8.314,))
 BUFFER_CONCS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0)
 FARADAY = Q("F", "F", r"\mathrm{C\,mol^{-1}}", choices=(96500.0,))
+PCT = r"\%"
+ML = r"\mathrm{mL}"
+H_PLANCK = Q("h", "h", r"\mathrm{J\,s}", choices=(6.626e-34,))
+C_LIGHT = Q("c", "c", r"\mathrm{m\,s^{-1}}", choices=(3.0e8,))
+M_ELECTRON = Q("me", "m_e", r"\mathrm{kg}", choices=(9.1e-31,))
+M_PROTON = 1.67e-27  # kg, for the "wrong particle" slip
+# mL → m³ and mol L⁻¹ → mol m⁻³: volumes and molarities that the relation handles in SI
+ML_SI, MOLL_SI = 1e-6, 1000.0
+LATM_J = 101.325  # J per L atm
+
+
+def _percent(x: float) -> float:
+    """x when it can pass for a percentage by mass; NaN (the option is dropped) above 100."""
+    return x if x <= 100 else math.nan
 
 
 def _sci(mantissas: tuple[float, ...], exponents: tuple[int, ...]) -> tuple[float, ...]:
@@ -194,6 +208,138 @@ U02: tuple[NumericalTemplate, ...] = (
         "converting metres to nanometres gives $\\lambda =$ {answer}.",
         accept=lambda p: p["ni"] > p["nf"],
     ),
+    NumericalTemplate(
+        "che-photon-energy-wavelength",
+        CHE,
+        "che-quantum-theory-of-radiation",
+        E,
+        "one step: direct substitution in E = hc/λ",
+        givens=(
+            Q("lam", r"\lambda", r"\mathrm{nm}", si=1e-9, choices=span(200, 800, 10)),
+            H_PLANCK,
+            C_LIGHT,
+        ),
+        unknown=Q("En", "E", r"\mathrm{J}"),
+        relation="Eq(En*lam, h*c)",
+        compute=lambda p: p["h"] * p["c"] / p["lam"],
+        mistakes=(
+            (
+                "leaving λ in nanometres",
+                lambda p: p["h"] * p["c"] / (p["lam"] * 1e9),
+            ),
+            ("using ħ = h/2π instead of h", lambda p: p["h"] * p["c"] / (2 * math.pi * p["lam"])),
+            ("leaving out c, E = h/λ", lambda p: p["h"] / p["lam"]),
+            ("inverting, E = hλ/c", lambda p: p["h"] * p["lam"] / p["c"]),
+        ),
+        stem="A lamp emits monochromatic light of wavelength {lam}. Taking {h} and {c}, the "
+        "energy of one photon of this light is",
+        method="$E = h\\nu = \\dfrac{{hc}}{{\\lambda}} = \\dfrac{{({h})({c})}}"
+        "{{{lam} \\times 10^{{-9}}}}$ J $=$ {answer}.",
+    ),
+    NumericalTemplate(
+        "che-de-broglie-electron-speed",
+        CHE,
+        "che-de-broglie-and-uncertainty",
+        E,
+        "one step: direct substitution in λ = h/mv",
+        givens=(
+            Q("v", "v", r"\mathrm{m\,s^{-1}}", choices=_sci(span(1.0, 9.8, 0.2), (5, 6))),
+            M_ELECTRON,
+            H_PLANCK,
+        ),
+        unknown=Q("lam", r"\lambda", r"\mathrm{nm}", si=1e-9),
+        relation="Eq(lam*me*v, h)",
+        compute=lambda p: p["h"] / (p["me"] * p["v"]),
+        mistakes=(
+            ("using ħ = h/2π instead of h", lambda p: p["h"] / (2 * math.pi * p["me"] * p["v"])),
+            (
+                "using the proton mass, 1.67 × 10⁻²⁷ kg",
+                lambda p: p["h"] / (M_PROTON * p["v"]),
+            ),
+            (
+                "giving the value in ångström as if it were in nanometres",
+                lambda p: p["h"] / (p["me"] * p["v"]) * 10,
+            ),
+        ),
+        stem="An electron moves with speed {v}. Taking {me} and {h}, the de Broglie "
+        "wavelength associated with the electron is",
+        method="$\\lambda = \\dfrac{{h}}{{m_e v}} = \\dfrac{{{h}}}{{({me})({v})}}$ m; in "
+        "nanometres, $\\lambda =$ {answer}.",
+    ),
+    NumericalTemplate(
+        "che-photons-per-second",
+        CHE,
+        "che-quantum-theory-of-radiation",
+        M,
+        "two steps: the energy of one photon, hc/λ, then the power divided by it",
+        givens=(
+            Q("P", "P", r"\mathrm{W}", choices=span(10, 100, 5)),
+            Q("lam", r"\lambda", r"\mathrm{nm}", si=1e-9, choices=span(400, 700, 10)),
+            H_PLANCK,
+            C_LIGHT,
+        ),
+        unknown=Q("N", "N", r"\mathrm{s^{-1}}"),
+        relation="Eq(N*h*c, P*lam)",
+        compute=lambda p: p["P"] * p["lam"] / (p["h"] * p["c"]),
+        mistakes=(
+            (
+                "leaving λ in nanometres",
+                lambda p: p["P"] * p["lam"] * 1e9 / (p["h"] * p["c"]),
+            ),
+            (
+                "using ħ = h/2π for the photon energy",
+                lambda p: 2 * math.pi * p["P"] * p["lam"] / (p["h"] * p["c"]),
+            ),
+            (
+                "multiplying the power by the photon energy instead of dividing",
+                lambda p: p["P"] * p["h"] * p["c"] / p["lam"],
+            ),
+        ),
+        stem="A bulb emits monochromatic light with a radiant power {P} at wavelength {lam}. "
+        "Taking {h} and {c}, the number of photons the bulb emits per second is",
+        method="Energy of one photon: $E = \\dfrac{{hc}}{{\\lambda}} = \\dfrac{{({h})({c})}}"
+        "{{{lam} \\times 10^{{-9}}}}$ J. The bulb emits {P} J each second, so "
+        "$N = \\dfrac{{P}}{{E}} = \\dfrac{{P\\lambda}}{{hc}}$ $=$ {answer}.",
+    ),
+    NumericalTemplate(
+        "che-de-broglie-accelerated-electron",
+        CHE,
+        "che-de-broglie-and-uncertainty",
+        M,
+        "two steps: kinetic energy eV, then momentum √(2m_e eV) and λ = h/p",
+        givens=(
+            Q("V", "V", r"\mathrm{V}", choices=span(50, 1000, 10)),
+            M_ELECTRON,
+            Q("e", "e", r"\mathrm{C}", choices=(1.6e-19,)),
+            H_PLANCK,
+        ),
+        unknown=Q("lam", r"\lambda", r"\mathrm{pm}", si=1e-12),
+        relation="Eq(lam, h/sqrt(2*me*e*V))",
+        compute=lambda p: p["h"] / math.sqrt(2 * p["me"] * p["e"] * p["V"]),
+        mistakes=(
+            (
+                "dropping the 2 in p = √(2mK)",
+                lambda p: p["h"] / math.sqrt(p["me"] * p["e"] * p["V"]),
+            ),
+            (
+                "using the proton mass, 1.67 × 10⁻²⁷ kg",
+                lambda p: p["h"] / math.sqrt(2 * M_PROTON * p["e"] * p["V"]),
+            ),
+            (
+                "using ħ = h/2π instead of h",
+                lambda p: p["h"] / (2 * math.pi * math.sqrt(2 * p["me"] * p["e"] * p["V"])),
+            ),
+            (
+                "taking p = 2m_e eV, without the square root",
+                lambda p: p["h"] / (2 * p["me"] * p["e"] * p["V"]),
+            ),
+        ),
+        stem="An electron, initially at rest, is accelerated through a potential difference "
+        "{V}. Taking {me}, {e} and {h}, the de Broglie wavelength of the electron is",
+        method="Kinetic energy $K = eV = ({e})({V})$ J; momentum $p = \\sqrt{{2m_e K}}$, so "
+        "$\\lambda = \\dfrac{{h}}{{\\sqrt{{2m_e eV}}}} = \\dfrac{{{h}}}"
+        "{{\\sqrt{{2 \\times {me} \\times {e} \\times {V}}}}}$ m $=$ {answer}.",
+    ),
 )
 
 # ---------------------------------------------------------------- u04 Thermodynamics
@@ -247,6 +393,64 @@ U04: tuple[NumericalTemplate, ...] = (
         method="The route C → CO → CO₂ and the direct route C → CO₂ have the same enthalpy "
         "change (Hess's law): $\\Delta H_1 = \\Delta_f H + \\Delta H_2$, so "
         "$\\Delta_f H = ({dH1}) - ({dH2})$ $=$ {answer}.",
+    ),
+    NumericalTemplate(
+        "che-work-against-constant-pressure",
+        CHE,
+        "che-first-law-and-enthalpy",
+        E,
+        "one step: direct substitution in w = −P_ext ΔV",
+        givens=(
+            Q("P", r"P_{\mathrm{ext}}", r"\mathrm{atm}", si=101325, choices=span(0.5, 5, 0.5)),
+            Q("dV", r"\Delta V", r"\mathrm{L}", si=1e-3, choices=span(0.5, 10, 0.5)),
+        ),
+        unknown=Q("w", "w", r"\mathrm{J}"),
+        relation="Eq(w, -P*dV)",
+        compute=lambda p: -p["P"] * p["dV"],
+        mistakes=(
+            ("leaving the answer in L atm", lambda p: -p["P"] * p["dV"] / LATM_J),
+            (
+                "converting with 8.314 J per L atm instead of 101.3",
+                lambda p: -p["P"] * p["dV"] / LATM_J * 8.314,
+            ),
+            (
+                "dividing by 101.3 instead of multiplying",
+                lambda p: -p["P"] * p["dV"] / LATM_J**2,
+            ),
+        ),
+        stem="A gas expands against a constant external pressure {P}, and its volume increases "
+        "by {dV}. Taking work done on the system as positive, the work done on the gas is",
+        method="For expansion against a constant external pressure, "
+        "$w = -P_{{\\mathrm{{ext}}}}\\Delta V = -({P})({dV})$ L atm; with "
+        "1 L atm $= 101.3$ J this is {answer}.",
+    ),
+    NumericalTemplate(
+        "che-heat-from-specific-heat",
+        CHE,
+        "che-heat-capacity",
+        E,
+        "one step: direct substitution in q = mcΔT",
+        givens=(
+            Q("m", "m", r"\mathrm{g}", choices=span(20, 500, 10)),
+            Q(
+                "c",
+                "c",
+                r"\mathrm{J\,g^{-1}\,K^{-1}}",
+                choices=(0.129, 0.235, 0.385, 0.449, 0.897, 2.44, 4.18),
+            ),
+            Q("dT", r"\Delta T", r"\mathrm{K}", choices=span(5, 60, 5)),
+        ),
+        unknown=Q("q", "q", r"\mathrm{kJ}", si=1000),
+        relation="Eq(q, m*c*dT)",
+        compute=lambda p: p["m"] * p["c"] * p["dT"],
+        mistakes=(
+            ("converting the mass to kilograms", lambda p: p["m"] * p["c"] * p["dT"] / 1000),
+            ("using the specific heat of water, 4.18", lambda p: p["m"] * 4.18 * p["dT"]),
+            ("dividing by c instead of multiplying", lambda p: p["m"] * p["dT"] / p["c"]),
+        ),
+        stem="A sample of mass {m} of a substance whose specific heat capacity is {c} is warmed "
+        "so that its temperature rises by {dT}. The heat absorbed by the sample is",
+        method="$q = mc\\Delta T = ({m})({c})({dT})$ J, which in kilojoules is {answer}.",
     ),
 )
 
@@ -435,6 +639,68 @@ U06: tuple[NumericalTemplate, ...] = (
         # the approximation holds only for a small degree of ionisation
         accept=lambda p: math.sqrt(p["Ka"] / p["c"]) <= 0.05,
     ),
+    NumericalTemplate(
+        "che-kc-hydrogen-iodide",
+        CHE,
+        "che-law-of-mass-action",
+        E,
+        "one step: direct substitution in K_c = [HI]²/([H₂][I₂])",
+        givens=(
+            Q("cH", r"[\mathrm{H_2}]", MOLL, choices=span(0.05, 0.5, 0.05)),
+            Q("cI", r"[\mathrm{I_2}]", MOLL, choices=span(0.05, 0.5, 0.05)),
+            Q("cHI", r"[\mathrm{HI}]", MOLL, choices=span(0.2, 3.0, 0.1)),
+        ),
+        unknown=Q("Kc", "K_c"),
+        relation="Eq(Kc*cH*cI, cHI**2)",
+        compute=lambda p: p["cHI"] ** 2 / (p["cH"] * p["cI"]),
+        mistakes=(
+            ("not squaring [HI]", lambda p: p["cHI"] / (p["cH"] * p["cI"])),
+            ("writing 2[HI] instead of [HI]²", lambda p: 2 * p["cHI"] / (p["cH"] * p["cI"])),
+            ("adding the reactant concentrations", lambda p: p["cHI"] ** 2 / (p["cH"] + p["cI"])),
+            ("inverting the expression", lambda p: p["cH"] * p["cI"] / p["cHI"] ** 2),
+        ),
+        stem="For the equilibrium H₂(g) + I₂(g) ⇌ 2HI(g) at 700 K, the equilibrium "
+        "concentrations are {cH}, {cI} and {cHI}. The equilibrium constant $K_c$ of the "
+        "reaction at this temperature is",
+        method="$K_c = \\dfrac{{[\\mathrm{{HI}}]^2}}{{[\\mathrm{{H_2}}][\\mathrm{{I_2}}]}} = "
+        "\\dfrac{{({cHI})^2}}{{({cH})({cI})}}$ $=$ {answer}.",
+        accept=lambda p: 10 <= p["cHI"] ** 2 / (p["cH"] * p["cI"]) <= 100,
+    ),
+    NumericalTemplate(
+        "che-ph-strong-base",
+        CHE,
+        "che-ph-of-strong-acids-and-bases",
+        E,
+        "one step: pH = −log₁₀(K_w/[OH⁻]) for a fully dissociated base",
+        givens=(
+            Q(
+                "c",
+                r"[\mathrm{NaOH}]",
+                MOLL,
+                choices=_sci(
+                    (1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 5.0, 6.0, 7.0, 8.0), (-6, -5, -4, -3, -2)
+                ),
+            ),
+            Q("Kw", "K_w", choices=(1e-14,)),
+        ),
+        unknown=Q("pH", r"\mathrm{pH}"),
+        relation="Eq(10**(-pH)*c, Kw)",
+        compute=lambda p: -math.log10(p["Kw"] / p["c"]),
+        mistakes=(
+            ("reporting the pOH", lambda p: -math.log10(p["c"])),
+            ("using the natural logarithm", lambda p: -math.log10(p["Kw"]) + math.log(p["c"])),
+            ("taking pH + pOH = 7", lambda p: 7 + math.log10(p["c"])),
+            (
+                "taking [OH⁻] = √c, as for a weak base",
+                lambda p: 14 + 0.5 * math.log10(p["c"]),
+            ),
+        ),
+        stem="An aqueous solution of sodium hydroxide, a strong base, has {c} at 298 K. Taking "
+        "{Kw}, the pH of the solution is",
+        method="NaOH is fully dissociated, so $[\\mathrm{{OH^-}}] = {c}$ mol L⁻¹ and "
+        "$[\\mathrm{{H^+}}] = K_w/[\\mathrm{{OH^-}}]$: "
+        "$\\mathrm{{pH}} = -\\log_{{10}}\\dfrac{{{Kw}}}{{{c}}}$ $=$ {answer}.",
+    ),
 )
 
 # ---------------------------------------------------------------- u07 Electrochemistry
@@ -614,6 +880,352 @@ U08: tuple[NumericalTemplate, ...] = (
             and 1.5 <= math.exp(p["Ea"] / p["R"] * (1 / p["T1"] - 1 / p["T2"])) <= 100
         ),
     ),
+    NumericalTemplate(
+        "che-first-order-time-from-half-life",
+        CHE,
+        "che-first-order-reactions",
+        M,
+        "two steps: k = 0.693/t½, then the integrated first-order law for the fraction left",
+        givens=(
+            Q("thalf", r"t_{1/2}", r"\mathrm{min}", choices=span(5, 120, 5)),
+            Q("x", "x", PCT, choices=(10.0, 20.0, 25.0, 30.0, 40.0, 60.0, 70.0, 80.0, 90.0, 99.0)),
+        ),
+        unknown=Q("t", "t", r"\mathrm{min}"),
+        relation="Eq(t*log(2), thalf*log(100/(100 - x)))",
+        compute=lambda p: p["thalf"] * math.log(100 / (100 - p["x"])) / math.log(2),
+        mistakes=(
+            (
+                "using the fraction decomposed as the fraction left",
+                lambda p: p["thalf"] * math.log(100 / p["x"]) / math.log(2),
+            ),
+            (
+                "using log₁₀ without the factor 2.303",
+                lambda p: p["thalf"] * math.log10(100 / (100 - p["x"])) / math.log(2),
+            ),
+            ("assuming a linear decay, t = (x/50) t½", lambda p: p["thalf"] * p["x"] / 50),
+        ),
+        stem="A first-order reaction has a half-life {thalf}. How long does it take for the "
+        "reaction to be {x} complete?",
+        method="$k = \\dfrac{{0.693}}{{t_{{1/2}}}} = \\dfrac{{0.693}}{{{thalf}}}$ min⁻¹. With "
+        "$100 - {x}$ per cent of the reactant left, "
+        "$t = \\dfrac{{2.303}}{{k}}\\log_{{10}}\\dfrac{{100}}{{100 - {x}}}$ $=$ {answer}.",
+    ),
+    NumericalTemplate(
+        "che-zero-order-time-from-half-life",
+        CHE,
+        "che-zero-order-reactions",
+        M,
+        "two steps: k = [A]₀/2t½ for zero order, then t = ([A]₀ − [A])/k",
+        givens=(
+            Q("thalf", r"t_{1/2}", r"\mathrm{min}", choices=span(10, 120, 5)),
+            Q("A0", r"[\mathrm{A}]_0", MOLL, choices=span(0.2, 2.0, 0.1)),
+            Q("A", r"[\mathrm{A}]", MOLL, choices=span(0.05, 1.5, 0.05)),
+        ),
+        unknown=Q("t", "t", r"\mathrm{min}"),
+        relation="Eq(t*A0, 2*thalf*(A0 - A))",
+        compute=lambda p: 2 * p["thalf"] * (p["A0"] - p["A"]) / p["A0"],
+        mistakes=(
+            (
+                "treating the reaction as first order",
+                lambda p: p["thalf"] * math.log(p["A0"] / p["A"]) / math.log(2),
+            ),
+            (
+                "taking k = [A]₀/t½ (missing the 2)",
+                lambda p: p["thalf"] * (p["A0"] - p["A"]) / p["A0"],
+            ),
+            (
+                "dividing the remaining concentration by k",
+                lambda p: 2 * p["thalf"] * p["A"] / p["A0"],
+            ),
+        ),
+        stem="A zero-order reaction A → products has a half-life {thalf} when its initial "
+        "concentration is {A0}. Starting from this concentration, how long does it take for "
+        "the concentration of A to fall to {A}?",
+        method="For zero order, $t_{{1/2}} = \\dfrac{{[\\mathrm{{A}}]_0}}{{2k}}$, so "
+        "$k = \\dfrac{{{A0}}}{{2 \\times {thalf}}}$ mol L⁻¹ min⁻¹. Then "
+        "$t = \\dfrac{{[\\mathrm{{A}}]_0 - [\\mathrm{{A}}]}}{{k}} = "
+        "\\dfrac{{{A0} - {A}}}{{k}}$ $=$ {answer}.",
+        accept=lambda p: (
+            0.1 * p["A0"] <= p["A"] <= 0.9 * p["A0"] and abs(p["A"] / p["A0"] - 0.5) > 0.02
+        ),
+    ),
 )
 
-CHEMISTRY_MORE: tuple[NumericalTemplate, ...] = U01 + U02 + U04 + U05 + U06 + U07 + U08
+# ---------------------------------------------------------------- u13 Purification and
+# Characterisation of Organic Compounds (quantitative analysis)
+U13: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "che-dumas-nitrogen",
+        CHE,
+        "che-quantitative-analysis",
+        E,
+        "one step: direct substitution in %N = 100 × 28V/(22400 m)",
+        givens=(
+            Q("m", "m", r"\mathrm{g}", choices=span(0.1, 0.5, 0.01)),
+            Q("V", r"V_{\mathrm{N_2}}", ML, choices=span(10, 80, 2)),
+            Q("MN", r"M_{\mathrm{N_2}}", GMOL, choices=(28.0,)),
+            Q("Vm", r"V_m", r"\mathrm{mL\,mol^{-1}}", choices=(22400.0,)),
+        ),
+        unknown=Q("pct", r"w_{\mathrm{N}}", PCT),
+        relation="Eq(pct*Vm*m, 100*MN*V)",
+        compute=lambda p: 100 * p["MN"] * p["V"] / (p["Vm"] * p["m"]),
+        mistakes=(
+            ("counting 14 g per mole of N₂", lambda p: 50 * p["MN"] * p["V"] / (p["Vm"] * p["m"])),
+            (
+                "using 17 g mol⁻¹ (NH₃) in place of 28",
+                lambda p: 100 * 17 * p["V"] / (p["Vm"] * p["m"]),
+            ),
+            (
+                "counting 28 g for each of the two nitrogen atoms",
+                lambda p: _percent(200 * p["MN"] * p["V"] / (p["Vm"] * p["m"])),
+            ),
+            ("forgetting the factor 100", lambda p: p["MN"] * p["V"] / (p["Vm"] * p["m"])),
+        ),
+        stem="In Dumas' method, {m} of an organic compound gave nitrogen whose volume, "
+        "corrected to STP, is {V}. Taking {MN} and the molar volume at STP {Vm}, the "
+        "percentage of nitrogen in the compound is",
+        method="Mass of nitrogen $= \\dfrac{{{MN} \\times {V}}}{{{Vm}}}$ g, so "
+        "$w_{{\\mathrm{{N}}}} = \\dfrac{{{MN} \\times {V}}}{{{Vm} \\times {m}}} \\times 100$ "
+        "$=$ {answer}.",
+        accept=lambda p: 5 <= 100 * p["MN"] * p["V"] / (p["Vm"] * p["m"]) <= 50,
+    ),
+    NumericalTemplate(
+        "che-carius-chlorine",
+        CHE,
+        "che-quantitative-analysis",
+        E,
+        "one step: direct substitution in %Cl = 100 × (35.5/143.5) × m(AgCl)/m",
+        givens=(
+            Q("m", "m", r"\mathrm{g}", choices=span(0.1, 0.5, 0.01)),
+            Q("mAg", r"m_{\mathrm{AgCl}}", r"\mathrm{g}", choices=span(0.1, 1.0, 0.02)),
+            Q("ACl", r"M_{\mathrm{Cl}}", GMOL, choices=(35.5,)),
+            Q("MAgCl", r"M_{\mathrm{AgCl}}", GMOL, choices=(143.5,)),
+        ),
+        unknown=Q("pct", r"w_{\mathrm{Cl}}", PCT),
+        relation="Eq(pct*MAgCl*m, 100*ACl*mAg)",
+        compute=lambda p: 100 * p["ACl"] * p["mAg"] / (p["MAgCl"] * p["m"]),
+        mistakes=(
+            (
+                "using the silver fraction (108/143.5) of the precipitate",
+                lambda p: _percent(
+                    100 * (p["MAgCl"] - p["ACl"]) * p["mAg"] / (p["MAgCl"] * p["m"])
+                ),
+            ),
+            (
+                "swapping the masses of compound and precipitate",
+                lambda p: _percent(100 * p["ACl"] * p["m"] / (p["MAgCl"] * p["mAg"])),
+            ),
+            (
+                "using the ratio for bromine, 80/188 (AgBr)",
+                lambda p: _percent(100 * 80 * p["mAg"] / (188 * p["m"])),
+            ),
+            ("taking all of the AgCl as chlorine", lambda p: _percent(100 * p["mAg"] / p["m"])),
+            (
+                "forgetting the factor 100",
+                lambda p: p["ACl"] * p["mAg"] / (p["MAgCl"] * p["m"]),
+            ),
+        ),
+        stem="In the Carius method, {m} of an organic compound gave {mAg} of silver chloride. "
+        "Taking {ACl} and {MAgCl}, the percentage of chlorine in the compound is",
+        method="143.5 g of AgCl contains 35.5 g of Cl, so "
+        "$w_{{\\mathrm{{Cl}}}} = \\dfrac{{{ACl}}}{{{MAgCl}}} \\times \\dfrac{{{mAg}}}{{{m}}} "
+        "\\times 100$ $=$ {answer}.",
+        accept=lambda p: 10 <= 100 * p["ACl"] * p["mAg"] / (p["MAgCl"] * p["m"]) <= 45,
+    ),
+    NumericalTemplate(
+        "che-combustion-carbon",
+        CHE,
+        "che-quantitative-analysis",
+        E,
+        "one step: direct substitution in %C = 100 × (12/44) × m(CO₂)/m",
+        givens=(
+            Q("m", "m", r"\mathrm{g}", choices=span(0.1, 0.5, 0.01)),
+            Q("mC", r"m_{\mathrm{CO_2}}", r"\mathrm{g}", choices=span(0.1, 1.5, 0.02)),
+            Q("AC", r"M_{\mathrm{C}}", GMOL, choices=(12.0,)),
+            Q("MCO2", r"M_{\mathrm{CO_2}}", GMOL, choices=(44.0,)),
+        ),
+        unknown=Q("pct", r"w_{\mathrm{C}}", PCT),
+        relation="Eq(pct*MCO2*m, 100*AC*mC)",
+        compute=lambda p: 100 * p["AC"] * p["mC"] / (p["MCO2"] * p["m"]),
+        mistakes=(
+            (
+                "using the carbon fraction of CO (12/28) instead of CO₂",
+                lambda p: _percent(100 * p["AC"] * p["mC"] / (28 * p["m"])),
+            ),
+            (
+                "swapping the masses of compound and CO₂",
+                lambda p: _percent(100 * p["AC"] * p["m"] / (p["MCO2"] * p["mC"])),
+            ),
+            (
+                "stopping at moles of CO₂ (not multiplying by 12)",
+                lambda p: 100 * p["mC"] / (p["MCO2"] * p["m"]),
+            ),
+            ("forgetting the factor 100", lambda p: p["AC"] * p["mC"] / (p["MCO2"] * p["m"])),
+        ),
+        stem="On complete combustion, {m} of an organic compound gave {mC} of carbon dioxide. "
+        "Taking {AC} and {MCO2}, the percentage of carbon in the compound is",
+        method="44 g of CO₂ contains 12 g of carbon, so "
+        "$w_{{\\mathrm{{C}}}} = \\dfrac{{{AC}}}{{{MCO2}}} \\times \\dfrac{{{mC}}}{{{m}}} "
+        "\\times 100$ $=$ {answer}.",
+        accept=lambda p: 30 <= 100 * p["AC"] * p["mC"] / (p["MCO2"] * p["m"]) <= 85,
+    ),
+    NumericalTemplate(
+        "che-kjeldahl-nitrogen",
+        CHE,
+        "che-quantitative-analysis",
+        M,
+        "two steps: moles of NH₃ are twice the moles of H₂SO₄ neutralised, then the % by mass",
+        givens=(
+            Q("m", "m", r"\mathrm{g}", choices=span(0.2, 1.0, 0.05)),
+            Q("Va", "V", ML, si=ML_SI, choices=span(5, 50, 1)),
+            Q("Ma", r"c_{\mathrm{H_2SO_4}}", MOLL, si=MOLL_SI, choices=(0.05, 0.1, 0.2, 0.25)),
+            Q("AN", r"M_{\mathrm{N}}", GMOL, choices=(14.0,)),
+        ),
+        unknown=Q("pct", r"w_{\mathrm{N}}", PCT),
+        relation="Eq(pct*m, 200*Ma*Va*AN)",
+        compute=lambda p: 200 * p["Ma"] * p["Va"] * p["AN"] / p["m"],
+        mistakes=(
+            (
+                "missing that H₂SO₄ is dibasic (1 mol neutralises 2 mol NH₃)",
+                lambda p: 100 * p["Ma"] * p["Va"] * p["AN"] / p["m"],
+            ),
+            (
+                "using 17 g mol⁻¹ (NH₃) in place of 14",
+                lambda p: _percent(200 * p["Ma"] * p["Va"] * 17 / p["m"]),
+            ),
+            (
+                "halving the moles of acid instead of doubling",
+                lambda p: 50 * p["Ma"] * p["Va"] * p["AN"] / p["m"],
+            ),
+        ),
+        stem="In Kjeldahl's method, the ammonia evolved from {m} of an organic compound "
+        "exactly neutralised a volume {Va} of sulphuric acid of concentration {Ma}. Taking "
+        "{AN}, the percentage of nitrogen in the compound is",
+        method="Moles of H₂SO₄ $= {Ma} \\times {Va}/1000$. Since "
+        "2NH₃ + H₂SO₄ → (NH₄)₂SO₄, moles of NH₃ (and of N) $= 2 \\times {Ma} \\times {Va}/1000$, "
+        "so $w_{{\\mathrm{{N}}}} = \\dfrac{{2 \\times {Ma} \\times {Va} \\times {AN}}}"
+        "{{1000 \\times {m}}} \\times 100$ $=$ {answer}.",
+        accept=lambda p: 5 <= 200 * p["Ma"] * p["Va"] * p["AN"] / p["m"] <= 50,
+    ),
+    NumericalTemplate(
+        "che-carius-sulphur",
+        CHE,
+        "che-quantitative-analysis",
+        M,
+        "two steps: the molar mass of BaSO₄ from atomic masses, then the sulphur fraction",
+        givens=(
+            Q("m", "m", r"\mathrm{g}", choices=span(0.1, 0.5, 0.01)),
+            Q("mB", r"m_{\mathrm{BaSO_4}}", r"\mathrm{g}", choices=span(0.1, 1.2, 0.02)),
+            Q("ABa", r"M_{\mathrm{Ba}}", GMOL, choices=(137.0,)),
+            Q("AS", r"M_{\mathrm{S}}", GMOL, choices=(32.0,)),
+            Q("AO", r"M_{\mathrm{O}}", GMOL, choices=(16.0,)),
+        ),
+        unknown=Q("pct", r"w_{\mathrm{S}}", PCT),
+        relation="Eq(pct*(ABa + AS + 4*AO)*m, 100*AS*mB)",
+        compute=lambda p: 100 * p["AS"] * p["mB"] / ((p["ABa"] + p["AS"] + 4 * p["AO"]) * p["m"]),
+        mistakes=(
+            (
+                "counting one oxygen atom in BaSO₄",
+                lambda p: _percent(
+                    100 * p["AS"] * p["mB"] / ((p["ABa"] + p["AS"] + p["AO"]) * p["m"])
+                ),
+            ),
+            (
+                "taking the whole SO₄ group (96 g) as sulphur",
+                lambda p: _percent(
+                    100
+                    * (p["AS"] + 4 * p["AO"])
+                    * p["mB"]
+                    / ((p["ABa"] + p["AS"] + 4 * p["AO"]) * p["m"])
+                ),
+            ),
+            (
+                "swapping the masses of compound and precipitate",
+                lambda p: _percent(
+                    100 * p["AS"] * p["m"] / ((p["ABa"] + p["AS"] + 4 * p["AO"]) * p["mB"])
+                ),
+            ),
+            ("taking all of the BaSO₄ as sulphur", lambda p: _percent(100 * p["mB"] / p["m"])),
+            (
+                "forgetting the factor 100",
+                lambda p: p["AS"] * p["mB"] / ((p["ABa"] + p["AS"] + 4 * p["AO"]) * p["m"]),
+            ),
+        ),
+        stem="In the Carius method, {m} of an organic compound gave {mB} of barium sulphate. "
+        "Taking {ABa}, {AS} and {AO}, the percentage of sulphur in the compound is",
+        method="$M(\\mathrm{{BaSO_4}}) = {ABa} + {AS} + 4 \\times {AO} = 233$ g mol⁻¹, of which "
+        "{AS} g is sulphur, so $w_{{\\mathrm{{S}}}} = \\dfrac{{{AS}}}{{233}} \\times "
+        "\\dfrac{{{mB}}}{{{m}}} \\times 100$ $=$ {answer}.",
+        accept=lambda p: (
+            5 <= 100 * p["AS"] * p["mB"] / ((p["ABa"] + p["AS"] + 4 * p["AO"]) * p["m"]) <= 45
+        ),
+    ),
+)
+
+# ---------------------------------------------------------------- u20 Practical Chemistry
+U20: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "che-titration-naoh-against-hcl",
+        CHE,
+        "che-acid-base-titrations",
+        E,
+        "one step: direct substitution in M₁V₁ = M₂V₂ (1 : 1 neutralisation)",
+        givens=(
+            Q("Va", r"V_{\mathrm{HCl}}", ML, choices=(10.0, 20.0, 25.0)),
+            Q("Ma", r"M_{\mathrm{HCl}}", MOLL, choices=(0.05, 0.1, 0.2)),
+            Q("Vb", r"V_{\mathrm{NaOH}}", ML, choices=span(10, 40, 0.1)),
+        ),
+        unknown=Q("Mb", r"M_{\mathrm{NaOH}}", MOLL),
+        relation="Eq(Mb*Vb, Ma*Va)",
+        compute=lambda p: p["Ma"] * p["Va"] / p["Vb"],
+        mistakes=(
+            ("inverting the volume ratio", lambda p: p["Ma"] * p["Vb"] / p["Va"]),
+            ("treating HCl as dibasic", lambda p: 2 * p["Ma"] * p["Va"] / p["Vb"]),
+            (
+                "dividing by the total volume in the flask",
+                lambda p: p["Ma"] * p["Va"] / (p["Va"] + p["Vb"]),
+            ),
+        ),
+        stem="In an acid–base titration, {Va} of hydrochloric acid of molarity {Ma} is pipetted "
+        "into a conical flask, and {Vb} of sodium hydroxide solution from the burette is "
+        "needed to reach the phenolphthalein end point. The molarity of the NaOH solution is",
+        method="HCl + NaOH → NaCl + H₂O is 1 : 1, so $M_{{\\mathrm{{NaOH}}}}V_{{\\mathrm{{NaOH}}}}"
+        " = M_{{\\mathrm{{HCl}}}}V_{{\\mathrm{{HCl}}}}$ and "
+        "$M_{{\\mathrm{{NaOH}}}} = \\dfrac{{({Ma})({Va})}}{{{Vb}}}$ $=$ {answer}.",
+        accept=lambda p: abs(p["Vb"] - p["Va"]) >= 1,
+    ),
+    NumericalTemplate(
+        "che-mohrs-salt-standard-solution",
+        CHE,
+        "che-kmno4-titrations",
+        E,
+        "one step: direct substitution in M = m/(M_m V)",
+        givens=(
+            Q("m", "m", r"\mathrm{g}", choices=span(1, 10, 0.1)),
+            Q("Mm", "M_m", GMOL, choices=(392.0,)),
+            Q("V", "V", ML, si=ML_SI, choices=(100.0, 250.0, 500.0)),
+        ),
+        unknown=Q("c", "M", MOLL, si=MOLL_SI),
+        relation="Eq(c*V*Mm, m)",
+        compute=lambda p: p["m"] / (p["Mm"] * p["V"]),
+        mistakes=(
+            (
+                "leaving the volume in millilitres",
+                lambda p: p["m"] / (p["Mm"] * p["V"]) / 1000,
+            ),
+            (
+                "using the anhydrous double salt, 284 g mol⁻¹",
+                lambda p: p["m"] / (284 * p["V"]),
+            ),
+            ("using the molar mass of FeSO₄, 152 g mol⁻¹", lambda p: p["m"] / (152 * p["V"])),
+        ),
+        stem="A standard solution of Mohr's salt, FeSO₄·(NH₄)₂SO₄·6H₂O, for a titration "
+        "against KMnO₄ is made by dissolving {m} of the salt ({Mm}) in water and making the "
+        "volume up to {V} in a measuring flask. The molarity of the solution is",
+        method="Moles of salt $= {m}/{Mm}$; dividing by the volume in litres "
+        "(${V}/1000$ L) gives $M = \\dfrac{{{m} \\times 1000}}{{{Mm} \\times {V}}}$ $=$ {answer}.",
+        accept=lambda p: 0.01 <= p["m"] / (p["Mm"] * p["V"]) / MOLL_SI <= 0.2,
+    ),
+)
+
+CHEMISTRY_MORE: tuple[NumericalTemplate, ...] = U01 + U02 + U04 + U05 + U06 + U07 + U08 + U13 + U20

@@ -1,10 +1,12 @@
 """Generation benchmark: verified questions per second per core, acceptance per generator and
-format, and the wall time to fill a 20,000-question pool.
+format, the wall time to fill a 20,000-question pool, and a per-unit fill (30 per unit and
+difficulty) with how many cells reach their target.
 
 Run with `make bench` (or `python -m bench.generation`). The core loop (draft → independent solve
 → gate) runs single-threaded, so its rate is per core. The pool fill then writes to a real DuckDB
-warehouse in a temporary QFORGE_HOME. Baseline in the same run: the same fill committing every
-question on its own (batch size 1), on a smaller target.
+warehouse in a temporary QFORGE_HOME, with the production screens (hygiene and the own
+near-duplicate gate). Baseline in the same run: the same fill committing every question on its
+own (batch size 1), on a smaller target.
 """
 
 from __future__ import annotations
@@ -19,9 +21,10 @@ import pipeline.pool as pool_module
 from core.records import Difficulty, Subject, Verdict
 from core.settings import Settings
 from core.warehouse import open_warehouse
+from flows.kb_services import own_duplicate_gate
 from flows.services import build_services
 from pipeline.generation import judged, solver_view
-from pipeline.pool import fill_pool, pool_deficits
+from pipeline.pool import CellReport, fill_pool, pool_deficits, unit_deficits
 
 
 def core_loop(per_cell: int) -> None:
@@ -52,21 +55,27 @@ def core_loop(per_cell: int) -> None:
             print(f"  {label} {name:22} accepted {ok:5} / {ok + bad:5} = {ok / (ok + bad):.1%}")
 
 
-def fill(target: int, batch_size: int) -> tuple[int, float]:
+def fill(target: int, batch_size: int, per_unit: int | None = None) -> tuple[int, float]:
     pool_module.BATCH_SIZE = batch_size
     with tempfile.TemporaryDirectory(prefix="qforge-bench-") as tmp:
         settings = Settings(home=Path(tmp))
         services = build_services(settings)
         per_cell = -(-target // (len(Subject) * len(Difficulty)))
         needs = {(s, d): per_cell for s in Subject for d in Difficulty}
+        units = {s: sorted({t.unit_id for t in services.syllabus.live_topics(s)}) for s in Subject}
         started = time.perf_counter()
         with open_warehouse(settings.warehouse_path) as wh:
-            reports = fill_pool(
+            gate = own_duplicate_gate(settings, [])
+            reports: list[CellReport] = fill_pool(
                 wh,
                 services.drafter,
                 services.solver,
-                pool_deficits(wh.pool(), needs),
+                unit_deficits(wh.pool(), units, per_unit)
+                if per_unit
+                else pool_deficits(wh.pool(), needs),
                 max_attempts_per_question=6,
+                screens=[gate.screen],
+                on_accept=lambda q: gate.add([q]),
             )
             stored = wh.count("questions")
             keys = Counter(
@@ -79,12 +88,18 @@ def fill(target: int, batch_size: int) -> tuple[int, float]:
     spread = ", ".join(f"{k} {keys[k] / max(1, stored):.1%}" for k in "ABCD")
     print(f"  key positions over {stored} stored questions: {spread}")
     short = {
-        f"{r.subject.value}/{r.difficulty.value}": r.needed - r.accepted
+        f"{r.subject.value}/{r.unit_id or ''}/{r.difficulty.value}": r.needed - r.accepted
         for r in reports
         if r.accepted < r.needed
     }
+    if per_unit:
+        print(f"  cells at {per_unit}: {len(reports) - len(short)} of {len(reports)}")
     if short:
         print(f"  generators ran dry in: {short}")
+    rejected: Counter[str] = Counter()
+    for r in reports:
+        rejected.update(r.reasons)
+    print(f"  rejections by reason: {dict(rejected.most_common())}")
     return stored, elapsed
 
 
@@ -99,6 +114,8 @@ def main(argv: list[str] | None = None) -> None:
         f"fill to {args.pool}: {stored} questions stored in {elapsed:.1f} s "
         f"({stored / elapsed:.0f}/s, batches of {pool_module.BATCH_SIZE})"
     )
+    unit_stored, unit_elapsed = fill(0, batch_size=pool_module.BATCH_SIZE, per_unit=30)
+    print(f"per-unit fill, 30 per unit and difficulty: {unit_stored} in {unit_elapsed:.1f} s")
     base_stored, base_elapsed = fill(2_000, batch_size=1)
     print(
         f"baseline, one commit per question: {base_stored} questions in {base_elapsed:.1f} s "

@@ -87,6 +87,14 @@ COUNT_OPTIONS = ("One", "Two", "Three", "Four")
 ROMAN = ("I", "II", "III", "IV")
 
 
+def _shuffled(options: tuple[str, ...], rng: random.Random) -> list[str]:
+    """Fixed option sets in a seeded order: the solver confirms true statements more readily than
+    false ones, so a fixed order would pile the accepted keys onto one letter."""
+    shuffled = list(options)
+    rng.shuffle(shuffled)
+    return shuffled
+
+
 def _as_question(stem: str) -> str:
     stem = stem.strip()
     return stem if stem.endswith(("?", ":", ".")) else stem + ":"
@@ -278,7 +286,7 @@ def two_statements_draft(
         syllabus,
         TWO_STATEMENTS,
         stem,
-        list(TWO_STATEMENT_OPTIONS),
+        _shuffled(TWO_STATEMENT_OPTIONS, rng),
         correct,
         "\n\n".join(notes),
         tuple(f.chunk_id for f in facts),
@@ -370,7 +378,7 @@ def how_many_draft(
         syllabus,
         HOW_MANY,
         stem,
-        list(COUNT_OPTIONS),
+        _shuffled(COUNT_OPTIONS, rng),
         COUNT_OPTIONS[n_true - 1],
         explanation,
         tuple(f.chunk_id for f, _, _ in pairs),

@@ -221,9 +221,16 @@ def test_two_statement_keys_follow_the_truth_of_each_statement(
     from pipeline.facts import TWO_STATEMENT_OPTIONS, two_statements_draft
 
     table = next(t for t in kb.fact_tables if t.relation_id == "zoo-disease-pathogen")
-    keys = {two_statements_draft(table, s, kb, syllabus).content.correct_key for s in range(4)}  # type: ignore[union-attr]
+    drafts = [two_statements_draft(table, s, kb, syllabus) for s in range(16)]
+    keys = set()
+    for seed, draft in enumerate(drafts):
+        assert draft is not None
+        c = draft.content
+        # Seeds cycle through the four truth combinations; the options come in a seeded order.
+        assert c.option(c.correct_key).text == TWO_STATEMENT_OPTIONS[seed % 4]
+        assert {o.text for o in c.options} == set(TWO_STATEMENT_OPTIONS)
+        keys.add(c.correct_key)
     assert keys == {"A", "B", "C", "D"}
-    assert len(TWO_STATEMENT_OPTIONS) == 4
 
 
 def test_a_missing_answer_makes_the_solver_abstain(

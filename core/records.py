@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import Literal
 
@@ -47,6 +48,12 @@ class Record(BaseModel):
 class Option(Record):
     key: OptionKey
     text: str = Field(min_length=1, description="Markdown with LaTeX math")
+
+
+def keyed_options(texts: Sequence[str]) -> tuple[Option, Option, Option, Option]:
+    """Four option texts keyed A–D in the order given."""
+    a, b, c, d = (Option(key=k, text=t) for k, t in zip(OPTION_KEYS, texts, strict=True))
+    return a, b, c, d
 
 
 class FigureRef(Record):

@@ -20,11 +20,11 @@ from core.records import (
     OPTION_KEYS,
     Difficulty,
     Draft,
-    Option,
     Provenance,
     QuestionContent,
     QuestionFormat,
     Subject,
+    keyed_options,
 )
 from kb.elements import Configuration, Element, ElementData
 from kb.syllabus import Syllabus
@@ -117,7 +117,7 @@ def _draft(
         difficulty_reason=reason,
         format=QuestionFormat.SINGLE_CORRECT,
         stem_markdown=stem,
-        options=tuple(Option(key=k, text=t) for k, t in zip(OPTION_KEYS, options, strict=True)),  # type: ignore[arg-type]
+        options=keyed_options(options),
         correct_key=OPTION_KEYS[options.index(answer)],
         explanation_markdown=explanation,
     )

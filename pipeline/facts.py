@@ -16,10 +16,10 @@ from core.records import (
     OPTION_KEYS,
     Difficulty,
     Draft,
-    Option,
     Provenance,
     QuestionContent,
     QuestionFormat,
+    keyed_options,
 )
 from kb.knowledge import Fact, FactTable, KnowledgeBase
 from kb.retrieval import sentences
@@ -135,7 +135,7 @@ def _draft(
         difficulty_reason=fmt.reason,
         format=fmt.question_format,
         stem_markdown=stem,
-        options=tuple(Option(key=k, text=t) for k, t in zip(OPTION_KEYS, options, strict=True)),  # type: ignore[arg-type]
+        options=keyed_options(options),
         correct_key=OPTION_KEYS[options.index(correct)],
         explanation_markdown=explanation,
     )

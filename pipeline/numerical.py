@@ -17,11 +17,11 @@ from core.records import (
     OPTION_KEYS,
     Difficulty,
     Draft,
-    Option,
     Provenance,
     QuestionContent,
     QuestionFormat,
     Subject,
+    keyed_options,
 )
 from kb.syllabus import Syllabus
 from pipeline.numbers import round_sig, tex_given, tex_number
@@ -124,10 +124,7 @@ def numerical_draft(template: NumericalTemplate, seed: int, syllabus: Syllabus) 
         return None
     option_values = [answer] + [v for _, v in chosen[:3]]
     rng.shuffle(option_values)
-    options = tuple(
-        Option(key=k, text=template.unknown.tex(v, given=False))
-        for k, v in zip(OPTION_KEYS, option_values, strict=True)
-    )
+    options = keyed_options([template.unknown.tex(v, given=False) for v in option_values])
     correct_key = OPTION_KEYS[option_values.index(answer)]
     stem = template.stem.format(
         **{q.symbol: q.tex(shown[q.symbol], given=True) for q in template.givens}
@@ -148,7 +145,7 @@ def numerical_draft(template: NumericalTemplate, seed: int, syllabus: Syllabus) 
         difficulty_reason=template.difficulty_reason,
         format=QuestionFormat.NUMERICAL,
         stem_markdown=stem,
-        options=options,  # type: ignore[arg-type]
+        options=options,
         correct_key=correct_key,
         explanation_markdown=explanation,
     )

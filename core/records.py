@@ -32,6 +32,7 @@ class QuestionFormat(StrEnum):
     TWO_STATEMENTS = "two_statements"
     MATCH_LIST = "match_list"
     HOW_MANY_CORRECT = "how_many_correct"
+    ASSERTION_REASON = "assertion_reason"
 
 
 class Verdict(StrEnum):
@@ -168,6 +169,41 @@ class Attempt(Record):
     question_id: str | None
 
 
+class DifficultyTally(Record):
+    difficulty: Difficulty
+    target: int
+    achieved: int
+
+
+class UnitTally(Record):
+    unit_id: str
+    min: int
+    max: int
+    achieved: int
+
+
+class SubjectTally(Record):
+    subject: Subject
+    difficulty: tuple[DifficultyTally, ...]
+    units: tuple[UnitTally, ...]
+
+
+class PaperBlueprint(Record):
+    """What a paper was assembled to, and what it achieved, per subject."""
+
+    blueprint_id: str
+    difficulty_distribution: tuple[tuple[Difficulty, float], ...]
+    subjects: tuple[SubjectTally, ...]
+    answer_keys: tuple[tuple[OptionKey, int], ...]
+    # Daily papers only: questions last in a daily paper on or after this date were left out,
+    # and so were questions already in `max_exposure` papers.
+    cooldown_since: str | None = None
+    max_exposure: int | None = None
+
+
+IDENTITY_ORDER = "ABCD"
+
+
 class Paper(Record):
     """An ordered selection of stored questions."""
 
@@ -176,4 +212,21 @@ class Paper(Record):
     title: str
     exam_date: str | None
     question_ids: tuple[str, ...]
-    blueprint: str = Field(description="Name of the difficulty mix the paper was built to")
+    blueprint: str = Field(description="Id of the blueprint (or name of the mix) it was built to")
+    # Per item, the stored option keys in the order the paper shows them ("CBAD": the paper's
+    # option A is the stored option C). Empty for papers from before option orders: as stored.
+    option_orders: tuple[str, ...] = ()
+    composition: PaperBlueprint | None = None
+
+    @model_validator(mode="after")
+    def _orders_well_formed(self) -> Paper:
+        if self.option_orders and len(self.option_orders) != len(self.question_ids):
+            raise ValueError("option_orders must have one entry per question")
+        bad = [o for o in self.option_orders if sorted(o) != list(IDENTITY_ORDER)]
+        if bad:
+            raise ValueError(f"option orders must be permutations of ABCD, got {bad[:3]}")
+        return self
+
+    def option_order(self, position: int) -> str:
+        """The option order of the item at a 0-based position (as stored when none recorded)."""
+        return self.option_orders[position] if self.option_orders else IDENTITY_ORDER

@@ -10,6 +10,7 @@ from core.records import Record, Subject
 
 CHUNKS_DIR = Path("kb") / "chunks"
 FACTS_DIR = Path("kb") / "facts"
+CAUSES_DIR = Path("kb") / "causes"
 
 
 class Chunk(Record):
@@ -46,6 +47,30 @@ class FactTable(Record):
         return any(f.entity == entity and f.value == value for f in self.facts)
 
 
+class Cause(Record):
+    """A true assertion, the reason that explains it, and a false twin of each.
+
+    The chunk states `assertion because reason` in one sentence; the false twins change a content
+    word (not just the word order), so no chunk sentence supports them.
+    """
+
+    assertion: str
+    reason: str
+    false_assertion: str
+    false_reason: str
+    chunk_id: str
+
+
+class CauseTable(Record):
+    """Cause-and-effect facts of one topic: the source of assertion–reason questions."""
+
+    relation_id: str
+    subject: Subject
+    topic_id: str
+    ncert_chapter: str
+    causes: tuple[Cause, ...]
+
+
 def parse_front_matter(text: str) -> tuple[dict[str, str], str]:
     """Split `---`-delimited `key: value` front matter from the body."""
     if not text.startswith("---\n"):
@@ -76,20 +101,26 @@ def load_chunk(path: Path) -> Chunk:
 class KnowledgeBase:
     chunks: dict[str, Chunk]
     fact_tables: tuple[FactTable, ...]
+    cause_tables: tuple[CauseTable, ...] = ()
 
     def chunks_for(self, subject: Subject) -> list[Chunk]:
         return [c for c in self.chunks.values() if c.subject == subject]
 
 
 def load_knowledge_base(data_dir: Path) -> KnowledgeBase:
-    """All bundled chunks and fact tables; every fact must cite an existing chunk."""
+    """All bundled chunks, fact and cause tables; every fact must cite an existing chunk."""
     chunks = {c.chunk_id: c for c in map(load_chunk, sorted((data_dir / CHUNKS_DIR).glob("*.md")))}
     tables = tuple(
         FactTable.model_validate(json.loads(p.read_text(encoding="utf-8")))
         for p in sorted((data_dir / FACTS_DIR).glob("*.json"))
     )
-    for table in tables:
-        for fact in table.facts:
-            if fact.chunk_id not in chunks:
-                raise ValueError(f"{table.relation_id}: fact cites unknown chunk {fact.chunk_id}")
-    return KnowledgeBase(chunks=chunks, fact_tables=tables)
+    causes = tuple(
+        CauseTable.model_validate(json.loads(p.read_text(encoding="utf-8")))
+        for p in sorted((data_dir / CAUSES_DIR).glob("*.json"))
+    )
+    cited = [(t.relation_id, f.chunk_id) for t in tables for f in t.facts]
+    cited += [(t.relation_id, c.chunk_id) for t in causes for c in t.causes]
+    for relation_id, chunk_id in cited:
+        if chunk_id not in chunks:
+            raise ValueError(f"{relation_id}: fact cites unknown chunk {chunk_id}")
+    return KnowledgeBase(chunks=chunks, fact_tables=tables, cause_tables=causes)

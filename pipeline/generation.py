@@ -24,6 +24,7 @@ from kb.elements import ElementData
 from kb.knowledge import KnowledgeBase
 from kb.retrieval import content_tokens
 from kb.syllabus import Syllabus
+from pipeline.causes import assertion_reason_drafts
 from pipeline.elements import element_drafts
 from pipeline.facts import fact_drafts
 from pipeline.numerical import NumericalTemplate, numerical_drafts
@@ -188,6 +189,11 @@ class OfflineDrafter:
         facts = [
             fact_drafts(table, difficulty, self.kb, self.syllabus)
             for table in self.kb.fact_tables
+            if table.subject == subject and in_unit(table.topic_id)
+        ]
+        facts += [
+            assertion_reason_drafts(table, difficulty, self.kb, self.syllabus)
+            for table in self.kb.cause_tables
             if table.subject == subject and in_unit(table.topic_id)
         ]
         if self.elements is not None:

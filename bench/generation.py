@@ -25,10 +25,19 @@ from flows.kb_services import own_duplicate_gate
 from flows.services import build_services
 from pipeline.generation import judged, solver_view
 from pipeline.pool import CellReport, fill_pool, pool_deficits, unit_deficits
+from pipeline.solver import _solution
+from pipeline.templates import TEMPLATES
 
 
 def core_loop(per_cell: int) -> None:
+    started = time.perf_counter()
     services = build_services(Settings(home=Path(tempfile.mkdtemp())))
+    for template in TEMPLATES:  # once per process: sympy solves each declared relation
+        _solution(template)
+    print(
+        f"set-up: {time.perf_counter() - started:.2f} s "
+        f"(load data, solve {len(TEMPLATES)} template relations with sympy)"
+    )
     verdicts: Counter[tuple[str, str]] = Counter()
     formats: Counter[tuple[str, str]] = Counter()
     drafted = 0

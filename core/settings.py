@@ -38,6 +38,10 @@ class Settings(BaseSettings):
     openai_max_retries: int = 3
     object_store: Literal["local"] = "local"
     timezone: str = "Asia/Kolkata"
+    nightly_cron: str = Field(
+        default="5 0 * * *", description="When `qforge serve` runs the nightly, in `timezone`."
+    )
+    prefect_port: int = Field(default=4200, description="Port of the server `qforge serve` starts.")
     api_host: str = "127.0.0.1"
     api_port: int = 8000
     max_attempts_per_question: int = Field(default=6, ge=1)

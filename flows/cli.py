@@ -6,6 +6,7 @@ import argparse
 import json
 import logging
 import os
+import signal
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -67,6 +68,72 @@ def _cmd_nightly(settings: Settings, args: argparse.Namespace) -> int:
     )
     print(f"  daily pointer: {'moved to ' + result.date if result.pointer_moved else 'unchanged'}")
     print(f"  state: {settings.home.resolve()}")
+    return 0
+
+
+def _prefect_server_ready(url: str) -> bool:
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(f"{url}/health", timeout=1) as response:
+            return bool(response.status == 200)
+    except OSError:
+        return False
+
+
+def _cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
+    """Serve the deployments on PREFECT_API_URL, or on a server started here (stopped on exit)."""
+    import subprocess
+
+    _configure_prefect(settings)
+    server = None
+    if "PREFECT_API_URL" not in os.environ:
+        url = f"http://127.0.0.1:{settings.prefect_port}/api"
+        if not _prefect_server_ready(url):
+            log_path = settings.home / "prefect-server.log"
+            print(f"starting a Prefect server on {url} (log: {log_path})")
+            server = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "prefect",
+                    "server",
+                    "start",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(settings.prefect_port),
+                ],
+                stdout=log_path.open("ab"),
+                stderr=subprocess.STDOUT,
+            )
+            deadline = time.monotonic() + 90
+            while not _prefect_server_ready(url):
+                if server.poll() is not None or time.monotonic() > deadline:
+                    server.terminate()
+                    print(
+                        f"qforge: the Prefect server did not start; see {log_path}", file=sys.stderr
+                    )
+                    return 1
+                time.sleep(0.5)  # polling a starting server; the loop ends on a health check
+        os.environ["PREFECT_API_URL"] = url
+    from prefect import serve
+
+    from flows.nightly import deployments
+
+    # SIGTERM (systemd, docker stop) should stop our server too, through the `finally` below.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+
+    print(
+        f"serving 'nightly' on cron {settings.nightly_cron!r} ({settings.timezone}) and "
+        f"'ingest-kb' on demand; UI at {os.environ['PREFECT_API_URL'].removesuffix('/api')}"
+    )
+    try:
+        serve(*deployments(settings))
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(timeout=30)
     return 0
 
 
@@ -255,6 +322,7 @@ def _cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
 COMMANDS = {
     "nightly": _cmd_nightly,
     "api": _cmd_api,
+    "serve": _cmd_serve,
     "stats": _cmd_stats,
     "kb": _cmd_kb,
     "pool": _cmd_pool,
@@ -273,6 +341,10 @@ def parser() -> argparse.ArgumentParser:
     a = sub.add_parser("api", help="serve the static tree (and, later, the dynamic endpoints)")
     a.add_argument("--host", help="bind address (default 127.0.0.1)")
     a.add_argument("--port", type=int, help="port (default 8000)")
+    sub.add_parser(
+        "serve",
+        help="serve the nightly on its schedule (starts a Prefect server unless PREFECT_API_URL)",
+    )
     sub.add_parser("stats", help="row counts and pool coverage of the warehouse")
     pool = sub.add_parser("pool", help="the question pool")
     poolsub = pool.add_subparsers(dest="pool_command", required=True, metavar="ACTION")

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
+from prefect.deployments.runner import RunnerDeployment
+from prefect.schedules import Cron
 
 from core.clock import exam_today, parse_exam_date
 from core.records import Paper
@@ -60,3 +62,22 @@ def nightly(date: str | None = None) -> NightlyResult:
 def ingest_kb(paths: list[str]) -> IngestReport:
     """Ingest documents (Markdown, HTML, PDF, CNXML) into the knowledge store."""
     return ingest_kb_task(Settings(), [Path(p) for p in paths])
+
+
+def deployments(settings: Settings) -> list[RunnerDeployment]:
+    """What `qforge serve` serves: the nightly on its cron (in the exam timezone), and ingest."""
+    return [
+        nightly.to_deployment(
+            name="nightly",
+            schedule=Cron(settings.nightly_cron, timezone=settings.timezone),
+            concurrency_limit=1,  # a slow night must not overlap the next one
+            description="Build and publish the day's paper (today in the exam timezone).",
+            tags=["qforge"],
+        ),
+        ingest_kb.to_deployment(
+            name="ingest-kb",
+            description="Ingest documents into the knowledge store (run on demand).",
+            parameters={"paths": [str(settings.bundled_kb_dir)]},
+            tags=["qforge"],
+        ),
+    ]

@@ -96,3 +96,15 @@ def test_a_draft_too_close_to_a_reference_question_is_refused(
 
     assert question_id(c) not in stored
     assert "near_duplicate_reference" in capsys.readouterr().out
+
+
+def test_serve_schedules_the_nightly_in_the_exam_timezone(tmp_path: Path) -> None:
+    from flows.nightly import deployments
+
+    settings = Settings(home=tmp_path, nightly_cron="15 0 * * *")
+    nightly, ingest = deployments(settings)
+    (schedule,) = nightly.schedules
+    assert schedule.schedule.cron == "15 0 * * *"
+    assert schedule.schedule.timezone == "Asia/Kolkata"
+    assert nightly.concurrency_limit == 1
+    assert ingest.schedules == [] and ingest.parameters == {"paths": [str(settings.bundled_kb_dir)]}

@@ -19,11 +19,20 @@ from flows.services import Services, build_services
 from kb.ingest.run import IngestReport
 from site_builder.export import ExportReport
 
-ingest_kb_task = task(steps.ingest_kb_step, name="ingest_kb", cache_policy=NO_CACHE)
-index_questions_task = task(
-    steps.index_questions_step, name="index_questions", cache_policy=NO_CACHE
+# Caching lives in the data, not in Prefect: every step skips what its stores already hold
+# (unchanged documents, drafts already solved, a paper already built, files already written),
+# which survives a killed process where a result cache would not. Steps that may call a model
+# API retry with backoff; a retry resumes where the last attempt committed.
+MODEL_RETRIES = {"retries": 2, "retry_delay_seconds": [10, 60]}
+ingest_kb_task = task(
+    steps.ingest_kb_step, name="ingest_kb", cache_policy=NO_CACHE, **MODEL_RETRIES
 )
-fill_pool_task = task(steps.fill_pool_step, name="fill_pool", cache_policy=NO_CACHE)
+index_questions_task = task(
+    steps.index_questions_step, name="index_questions", cache_policy=NO_CACHE, **MODEL_RETRIES
+)
+fill_pool_task = task(
+    steps.fill_pool_step, name="fill_pool", cache_policy=NO_CACHE, **MODEL_RETRIES
+)
 build_paper_task = task(steps.build_paper_step, name="build_daily_paper", cache_policy=NO_CACHE)
 export_task = task(steps.export_step, name="export_site", cache_policy=NO_CACHE)
 publish_task = task(steps.publish_step, name="publish", cache_policy=NO_CACHE)

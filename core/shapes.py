@@ -4,20 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.records import Question
+from core.records import IDENTITY_ORDER, OPTION_KEYS, Question
 from core.render import inline_markdown_html, markdown_html
 
 
-def daily_question(question: Question) -> dict[str, Any]:
-    """The Daily question shape (2.2): Markdown source and the correct option's key."""
+def daily_question(question: Question, option_order: str = IDENTITY_ORDER) -> dict[str, Any]:
+    """The Daily question shape (2.2), options in the paper's order (keys stay A to D)."""
     c = question.content
     return {
         "id": question.question_id,
         "subject": c.tag.subject.value,
         "topic": c.tag.topic_name,
         "stem_markdown": c.stem_markdown,
-        "options": [{"key": o.key, "text": o.text} for o in c.options],
-        "correct_key": c.correct_key,
+        "options": [
+            {"key": key, "text": c.option(stored).text}
+            for key, stored in zip(OPTION_KEYS, option_order, strict=True)
+        ],
+        "correct_key": OPTION_KEYS[option_order.index(c.correct_key)],
         "explanation_markdown": c.explanation_markdown,
     }
 

@@ -72,8 +72,37 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (exam_id, position)
     );
     """,
+    # v2: withdrawn questions (a separate record: the question itself never changes), and the
+    # option order each paper shows its items in (NULL rows predate it: shown as stored).
+    """
+    CREATE TABLE withdrawals (
+        question_id VARCHAR PRIMARY KEY,
+        reason VARCHAR NOT NULL,
+        withdrawn_at TIMESTAMPTZ NOT NULL
+    );
+    ALTER TABLE paper_items ADD COLUMN option_order VARCHAR;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+
+# The near-duplicate group of a stored question: questions of one group are "enemies" and never
+# share a paper. A fact question's group is its relation plus the fact (`entity|value`), so the
+# forward, reverse and statement questions about one fact are enemies; all variants of one
+# numerical template are one group (they differ only in the numbers: 0.98 median cosine, see
+# pipeline/dedupe.py); other parametric questions group by template and parameters; a question
+# with no parameters stands alone. A template or fact table has one topic, so a group never
+# spans syllabus units.
+NEAR_DUPLICATE_GROUP_SQL = """
+    CASE
+      WHEN contains(coalesce(list_filter(p.params, lambda x: x[1] = 'key')[1][2], ''), '|')
+        THEN q.template_id || '#' || list_filter(p.params, lambda x: x[1] = 'key')[1][2]
+      WHEN q.generator = 'offline.numerical' THEN q.template_id
+      WHEN len(p.params) > 0
+        THEN q.template_id || '#'
+             || array_to_string(list_transform(p.params, lambda x: x[1] || '=' || x[2]), '&')
+      ELSE q.question_id
+    END
+"""
 
 
 def _now() -> dt.datetime:
@@ -241,19 +270,71 @@ class Warehouse:
         return {r[0]: int(r[1]) for r in rows}
 
     def pool(self) -> pl.DataFrame:
-        """One row per stored question with what paper assembly needs, including past use."""
+        """One row per stored question with what paper assembly needs, including past use.
+
+        `times_used` counts every stored paper, `last_used` is the latest date of any of them and
+        `last_daily` of a daily one; `figure` says the question shows a figure; `withdrawn`
+        questions stay listed (their files stay valid) but are never assembled again.
+        """
         return self.con.sql(
-            """
+            f"""
+            WITH p AS (
+                SELECT question_id,
+                       from_json(json_extract(record_json, '$.provenance.params'), '[["VARCHAR"]]')
+                         AS params,
+                       json_extract_string(content_json, '$.correct_key') AS correct_key,
+                       coalesce(json_array_length(content_json, '$.figures'), 0) > 0 AS figure
+                FROM questions
+            ),
+            used AS (
+                SELECT i.question_id, count(*)::INTEGER AS times_used,
+                       max(pp.exam_date)::VARCHAR AS last_used,
+                       max(pp.exam_date) FILTER (WHERE pp.kind = 'daily')::VARCHAR AS last_daily
+                FROM paper_items i JOIN papers pp ON pp.exam_id = i.exam_id
+                GROUP BY i.question_id
+            )
             SELECT q.question_id, q.subject, q.unit_id, q.topic_id, q.difficulty, q.format,
-                   q.template_id, count(p.exam_id)::INTEGER AS times_used,
-                   max(p.exam_date)::VARCHAR AS last_used
+                   q.template_id, coalesce(u.times_used, 0)::INTEGER AS times_used,
+                   u.last_used, u.last_daily, p.correct_key, p.figure,
+                   {NEAR_DUPLICATE_GROUP_SQL} AS near_duplicate_group,
+                   w.question_id IS NOT NULL AS withdrawn
             FROM questions q
-            LEFT JOIN paper_items i ON i.question_id = q.question_id
-            LEFT JOIN papers p ON p.exam_id = i.exam_id
-            GROUP BY ALL
+            JOIN p ON p.question_id = q.question_id
+            LEFT JOIN used u ON u.question_id = q.question_id
+            LEFT JOIN withdrawals w ON w.question_id = q.question_id
             ORDER BY q.question_id
             """
         ).pl()
+
+    def withdraw(self, question_id: str, reason: str) -> bool:
+        """Withdraw a stored question from future papers; True if it was not withdrawn yet."""
+        if not self.con.execute(
+            "SELECT 1 FROM questions WHERE question_id = ?", [question_id]
+        ).fetchall():
+            raise KeyError(f"question not in the warehouse: {question_id}")
+        before = self.con.execute("SELECT count(*) FROM withdrawals").fetchall()[0][0]
+        self.con.execute(
+            "INSERT INTO withdrawals VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+            [question_id, reason, _now()],
+        )
+        return bool(self.con.execute("SELECT count(*) FROM withdrawals").fetchall()[0][0] > before)
+
+    def daily_cooldown_since(self, date: str, papers: int) -> str | None:
+        """The earliest date among the `papers` latest daily papers before `date` (None if none).
+
+        A question last in a daily paper on or after it was in one of those papers.
+        """
+        rows = self.con.execute(
+            """
+            SELECT min(d)::VARCHAR FROM (
+                SELECT exam_date AS d FROM papers
+                WHERE kind = 'daily' AND exam_date < ?::DATE
+                ORDER BY exam_date DESC LIMIT ?
+            )
+            """,
+            [date, papers],
+        ).fetchall()
+        return rows[0][0]
 
     # -- papers ---------------------------------------------------------------------------
     def paper(self, exam_id: str) -> Paper | None:
@@ -284,8 +365,11 @@ class Warehouse:
                 ],
             )
             self.con.executemany(
-                "INSERT INTO paper_items VALUES (?, ?, ?)",
-                [[paper.exam_id, i + 1, qid] for i, qid in enumerate(paper.question_ids)],
+                "INSERT INTO paper_items VALUES (?, ?, ?, ?)",
+                [
+                    [paper.exam_id, i + 1, qid, paper.option_order(i)]
+                    for i, qid in enumerate(paper.question_ids)
+                ],
             )
         return True
 
@@ -297,7 +381,7 @@ class Warehouse:
 
     # -- stats ----------------------------------------------------------------------------
     def count(self, table: str) -> int:
-        if table not in {"questions", "attempts", "papers", "paper_items"}:
+        if table not in {"questions", "attempts", "papers", "paper_items", "withdrawals"}:
             raise ValueError(f"unknown table {table!r}")
         return int(self.con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0])
 

@@ -10,6 +10,7 @@ from core.storage import ObjectStore
 from kb.elements import load_element_data
 from kb.knowledge import KnowledgeBase, load_knowledge_base
 from kb.syllabus import Syllabus, load_syllabus
+from pipeline.blueprint import Blueprint, load_blueprint
 from pipeline.generation import Drafter, OfflineDrafter, Solver
 from pipeline.solver import OfflineSolver
 from pipeline.templates import TEMPLATES, TEMPLATES_BY_ID
@@ -19,6 +20,7 @@ from pipeline.templates import TEMPLATES, TEMPLATES_BY_ID
 class Services:
     settings: Settings
     syllabus: Syllabus
+    blueprint: Blueprint
     kb: KnowledgeBase
     drafter: Drafter
     solver: Solver
@@ -36,6 +38,7 @@ def build_services(settings: Settings) -> Services:
     return Services(
         settings=settings,
         syllabus=syllabus,
+        blueprint=load_blueprint(settings.data_dir, syllabus),
         kb=kb,
         drafter=OfflineDrafter(syllabus, kb, TEMPLATES, load_element_data(settings.data_dir)),
         solver=OfflineSolver(kb, TEMPLATES_BY_ID),

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
 from core.records import Paper
 from core.settings import Settings
-from core.warehouse import open_warehouse
+from core.warehouse import Warehouse, open_warehouse
 from flows.kb_services import (
     build_ingestor,
     build_knowledge_store,
@@ -19,11 +20,19 @@ from flows.kb_services import (
 from flows.services import Services
 from kb.ingest.run import IngestReport
 from kb.store import question_rows
-from pipeline.assembly import daily_exam_id, daily_paper
-from pipeline.pool import CellReport, fill_pool, paper_needs, pool_deficits
+from pipeline.assembly import (
+    Shortfall,
+    ShortfallError,
+    assemble_paper,
+    daily_exam_id,
+    daily_request,
+)
+from pipeline.pool import CellReport, UnitCell, fill_pool
 from site_builder.export import ExportReport, export_daily_paper, publish_daily_pointer
 
 log = logging.getLogger("qforge")
+# Rounds of "assemble, then generate exactly the shortfall" before the nightly run gives up.
+FILL_ROUNDS = 6
 
 
 @dataclass(frozen=True)
@@ -42,8 +51,9 @@ class FillSummary:
 
 def _log_cell(report: CellReport) -> None:
     log.info(
-        "pool %s/%s: %d/%d accepted, %d rejected%s",
+        "pool %s/%s/%s: %d/%d accepted, %d rejected%s",
         report.subject.value,
+        report.unit_id or "any unit",
         report.difficulty.value,
         report.accepted,
         report.needed,
@@ -60,25 +70,72 @@ def ingest_kb_step(settings: Settings, paths: list[Path]) -> IngestReport:
     return report
 
 
+def _daily_outcome(
+    services: Services, wh: Warehouse, date: dt.date, closed: Collection[UnitCell] = ()
+) -> Paper | Shortfall:
+    """The date's paper from the current pool, or exactly what the pool lacks for it."""
+    blueprint = services.blueprint
+    since = wh.daily_cooldown_since(date.isoformat(), blueprint.cooldown_papers)
+    request = daily_request(blueprint, date, since)
+    return assemble_paper(wh.pool(), request, blueprint, closed)
+
+
+def _per_subject_and_difficulty(reports: list[CellReport]) -> tuple[CellReport, ...]:
+    """Unit cells summed per subject and difficulty, for a compact summary."""
+    merged: dict[tuple[str, str], CellReport] = {}
+    for r in reports:
+        m = merged.setdefault(
+            (r.subject.value, r.difficulty.value), CellReport(r.subject, r.difficulty, 0)
+        )
+        m.needed += r.needed
+        m.accepted += r.accepted
+        m.rejected += r.rejected
+        m.skipped += r.skipped
+        m.reasons.update(r.reasons)
+        m.exhausted |= r.exhausted
+    return tuple(merged.values())
+
+
 def fill_pool_step(services: Services, date: dt.date) -> FillSummary:
-    """Top up the pool with fresh verified questions for the date's paper (none if it exists)."""
+    """Generate what the date's paper lacks, unit by unit, until it can be assembled.
+
+    Each round assembles the paper; a shortfall names the (subject, unit, difficulty) cells and
+    how many questions each lacks, and only those are generated. A new question can turn out to
+    be an enemy of one already there (another variant of the same template), so each round asks
+    twice as much as the last, which takes the generators on to other templates and facts. A
+    cell whose generators run dry is closed: the next shortfall goes around it if it can.
+    """
     s = services.settings
+    reports: list[CellReport] = []
     with open_warehouse(s.warehouse_path) as wh:
         if wh.paper(daily_exam_id(date)) is not None:
             return FillSummary(True, ())
-        deficits = pool_deficits(wh.pool(), paper_needs())
-        gate = own_duplicate_gate(s, wh.questions()) if deficits else None
-        cells = fill_pool(
-            wh,
-            services.drafter,
-            services.solver,
-            deficits,
-            max_attempts_per_question=s.max_attempts_per_question,
-            on_progress=_log_cell,
-            screens=[*reference_screens(s), *([gate.screen] if gate else [])],
-            on_accept=(lambda q: gate.add([q])) if gate else None,
-        )
-    return FillSummary(False, tuple(cells))
+        outcome = _daily_outcome(services, wh, date)
+        if not isinstance(outcome, Shortfall):
+            return FillSummary(False, ())
+        gate = own_duplicate_gate(s, wh.questions())
+        closed: set[UnitCell] = set()
+        for round_ in range(FILL_ROUNDS):
+            log.info("pool: round %d, short of %d questions", round_ + 1, outcome.total)
+            cells = fill_pool(
+                wh,
+                services.drafter,
+                services.solver,
+                {cell: n << round_ for cell, n in outcome.cells.items()},
+                max_attempts_per_question=s.max_attempts_per_question,
+                on_progress=_log_cell,
+                screens=[*reference_screens(s), gate.screen],
+                on_accept=lambda q: gate.add([q]),
+            )
+            reports += cells
+            dry = {(c.subject, c.difficulty, c.unit_id) for c in cells if c.exhausted and c.unit_id}
+            if not any(c.accepted for c in cells) and dry <= closed:
+                break  # the generators have nothing more, and nowhere else to turn
+            closed |= dry
+            outcome = _daily_outcome(services, wh, date, closed)
+            if not isinstance(outcome, Shortfall):
+                break
+    return FillSummary(False, _per_subject_and_difficulty(reports))
 
 
 def index_questions_step(settings: Settings) -> int:
@@ -99,9 +156,11 @@ def build_paper_step(services: Services, date: dt.date) -> Paper:
         existing = wh.paper(daily_exam_id(date))
         if existing is not None:
             return existing
-        paper = daily_paper(wh.pool(), date, services.syllabus.unit_order())
-        wh.insert_paper(paper)
-        return paper
+        outcome = _daily_outcome(services, wh, date)
+        if isinstance(outcome, Shortfall):
+            raise ShortfallError(outcome.cells)
+        wh.insert_paper(outcome)
+        return outcome
 
 
 def export_step(services: Services, paper: Paper) -> ExportReport:

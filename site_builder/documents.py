@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from core.records import Paper, Question
+from core.records import Paper, PaperBlueprint, Question
 from core.shapes import daily_question, stored_question
 
 API_PREFIX = "api/v1"
@@ -30,11 +30,11 @@ def paper_document(paper: Paper, questions: Sequence[Question]) -> dict[str, Any
     if [q.question_id for q in questions] != list(paper.question_ids):
         raise ValueError(f"questions do not match the items of {paper.exam_id}")
     n = len(questions)
-    return {
+    document: dict[str, Any] = {
         "exam_id": paper.exam_id,
         "title": paper.title,
         "total_questions": n,
-        "questions": [daily_question(q) for q in questions],
+        "questions": [daily_question(q, paper.option_order(i)) for i, q in enumerate(questions)],
         "total_marks": n * MARKS_CORRECT,
         "marking": {
             "correct": MARKS_CORRECT,
@@ -43,6 +43,31 @@ def paper_document(paper: Paper, questions: Sequence[Question]) -> dict[str, Any
         },
         "duration_minutes": round(MINUTES_PER_FULL_PAPER * n / 180),
         "date": paper.exam_date,
+    }
+    # Papers from before blueprints keep their exact bytes: their files are immutable.
+    if paper.composition is not None:
+        document["blueprint"] = blueprint_block(paper.composition)
+    return document
+
+
+def blueprint_block(c: PaperBlueprint) -> dict[str, Any]:
+    """Target against achieved per subject, difficulty and unit, and the answer-key spread."""
+    return {
+        "id": c.blueprint_id,
+        "difficulty_distribution": {d.value: share for d, share in c.difficulty_distribution},
+        "subjects": {
+            s.subject.value: {
+                "difficulty": {
+                    t.difficulty.value: {"target": t.target, "achieved": t.achieved}
+                    for t in s.difficulty
+                },
+                "units": {
+                    u.unit_id: {"min": u.min, "max": u.max, "achieved": u.achieved} for u in s.units
+                },
+            }
+            for s in c.subjects
+        },
+        "answer_keys": dict(c.answer_keys),
     }
 
 

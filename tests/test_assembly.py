@@ -1,83 +1,340 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
 
-from core.records import Difficulty, Subject
-from pipeline.assembly import ShortfallError, daily_paper
-from pipeline.pool import DAILY_MIX, paper_needs, pool_deficits
+from core.records import OPTION_KEYS, Difficulty, Paper, Subject
+from kb.syllabus import Syllabus
+from pipeline.assembly import (
+    PaperRequest,
+    Shortfall,
+    ShortfallError,
+    assemble_paper,
+    custom_request,
+    daily_paper,
+    daily_request,
+    index_pool,
+    option_order,
+)
+from pipeline.blueprint import (
+    Blueprint,
+    BlueprintError,
+    difficulty_counts,
+    load_blueprint,
+    parse_distribution,
+)
+from pipeline.paper_check import violations
+from tests.conftest import DATA_DIR
 
 DAY = dt.date(2026, 1, 15)
 
 
-def synthetic_pool(per_cell: int, used: int = 0) -> pl.DataFrame:
+@pytest.fixture(scope="module")
+def blueprint(syllabus: Syllabus) -> Blueprint:
+    return load_blueprint(DATA_DIR, syllabus)
+
+
+def live_topic(syllabus: Syllabus, subject: Subject, unit: str) -> str:
+    return next(t.topic_id for t in syllabus.live_topics(subject) if t.unit_id == unit)
+
+
+def row(
+    syllabus: Syllabus, subject: Subject, unit: str, d: Difficulty, i: int, **kw: Any
+) -> dict[str, Any]:
+    base = {
+        "question_id": f"q-{subject.value[:3]}-{unit}-{d.value}-{i:03d}",
+        "subject": subject.value,
+        "unit_id": unit,
+        "topic_id": live_topic(syllabus, subject, unit),
+        "difficulty": d.value,
+        "format": "single_correct",
+        "correct_key": "A",  # every stored key the same: the paper must balance them
+        "figure": False,
+        "near_duplicate_group": f"g-{subject.value}-{unit}-{d.value}-{i}",
+        "withdrawn": False,
+        "times_used": 0,
+        "last_used": None,
+        "last_daily": None,
+    }
+    return {**base, **kw}
+
+
+def synthetic_pool(
+    syllabus: Syllabus, blueprint: Blueprint, per_cell: int, used: int = 0
+) -> pl.DataFrame:
+    """per_cell questions in every (subject, unit, difficulty) cell; the first `used` used once."""
     rows = []
     for s in Subject:
-        for d in Difficulty:
-            for i in range(per_cell):
-                rows.append(
-                    {
-                        "question_id": f"q-{s.value[:3]}-{d.value}-{i:03d}",
-                        "subject": s.value,
-                        "unit_id": f"u{i % 5}",
-                        "topic_id": "t",
-                        "difficulty": d.value,
-                        "format": "numerical",
-                        "template_id": f"tpl{i % 4}",
-                        "times_used": 1 if i < used else 0,
-                        "last_used": "2026-01-01" if i < used else None,
-                    }
-                )
+        for unit in blueprint.units[s]:
+            for d in Difficulty:
+                for i in range(per_cell):
+                    past = {"times_used": 1, "last_used": "2025-06-01", "last_daily": "2025-06-01"}
+                    rows.append(row(syllabus, s, unit, d, i, **(past if i < used else {})))
     return pl.DataFrame(rows)
 
 
-def test_a_full_paper_has_45_per_subject_in_the_mix() -> None:
-    paper = daily_paper(synthetic_pool(30), DAY, {})
+def test_a_daily_paper_meets_every_constraint_of_the_blueprint(
+    syllabus: Syllabus, blueprint: Blueprint
+) -> None:
+    pool = synthetic_pool(syllabus, blueprint, 4)
+    paper = daily_paper(pool, DAY, blueprint)
+    assert violations(paper, pool, blueprint) == []
     assert paper.exam_id == "daily-2026-01-15" and paper.exam_date == "2026-01-15"
     assert len(paper.question_ids) == 180 == len(set(paper.question_ids))
     for i, s in enumerate(Subject):
         block = paper.question_ids[45 * i : 45 * (i + 1)]
         assert all(q.startswith(f"q-{s.value[:3]}") for q in block)
-        for d, n in DAILY_MIX.items():
-            assert sum(f"-{d.value}-" in q for q in block) == n
+        mix = Counter(q.split("-")[4] for q in block)
+        assert mix == {"Easy": 15, "Medium": 20, "Hard": 10}
+    assert paper.composition is not None
+    assert dict(paper.composition.answer_keys) == {"A": 45, "B": 45, "C": 45, "D": 45}
 
 
-def test_assembly_is_deterministic_for_a_date_and_varies_across_dates() -> None:
-    pool = synthetic_pool(40)
-    assert daily_paper(pool, DAY, {}) == daily_paper(
-        pool.sample(fraction=1.0, shuffle=True, seed=1), DAY, {}
-    )
+def test_assembly_is_deterministic_for_a_date_and_varies_across_dates(
+    syllabus: Syllabus, blueprint: Blueprint
+) -> None:
+    pool = synthetic_pool(syllabus, blueprint, 5)
+    paper = daily_paper(pool, DAY, blueprint)
+    assert paper == daily_paper(pool.sample(fraction=1.0, shuffle=True, seed=1), DAY, blueprint)
     assert (
-        daily_paper(pool, DAY, {}).question_ids
-        != daily_paper(pool, DAY + dt.timedelta(days=1), {}).question_ids
+        paper.question_ids != daily_paper(pool, DAY + dt.timedelta(days=1), blueprint).question_ids
     )
 
 
-def test_never_used_questions_come_first() -> None:
-    paper = daily_paper(synthetic_pool(40, used=20), DAY, {})
-    used_ids = set(synthetic_pool(40, used=20).filter(pl.col("times_used") > 0)["question_id"])
+def test_never_used_questions_come_first(syllabus: Syllabus, blueprint: Blueprint) -> None:
+    pool = synthetic_pool(syllabus, blueprint, 8, used=4)
+    paper = daily_paper(pool, DAY, blueprint)
+    used_ids = set(pool.filter(pl.col("times_used") > 0)["question_id"])
     assert not used_ids & set(paper.question_ids)
 
 
-def test_shortfall_names_each_short_cell_exactly() -> None:
-    pool = synthetic_pool(30)
-    botany_hard = (pl.col("subject") == "Botany") & (pl.col("difficulty") == "Hard")
-    zoology_easy = (pl.col("subject") == "Zoology") & (pl.col("difficulty") == "Easy")
-    short_pool = pool.filter(~botany_hard | (pl.col("question_id") < "q-Bot-Hard-007"))
-    short_pool = short_pool.filter(~zoology_easy | (pl.col("question_id") < "q-Zoo-Easy-004"))
+def test_cooldown_exposure_withdrawn_and_deleted_topics_are_never_chosen(
+    syllabus: Syllabus, blueprint: Blueprint
+) -> None:
+    pool = synthetic_pool(syllabus, blueprint, 10)
+    deleted = next(t for t in syllabus.topics.values() if t.deleted and t.subject == Subject.BOTANY)
+    n = pool.height
+    pool = pool.with_columns(
+        # Spread over every cell: recent daily use, exposure at the cap, withdrawal.
+        last_daily=pl.when(pl.int_range(n) % 10 == 0).then(pl.lit("2026-01-10")).otherwise(None),
+        times_used=pl.when(pl.int_range(n) % 10 == 1).then(5).otherwise(0),
+        withdrawn=pl.int_range(n) % 10 == 2,
+    )
+    on_deleted = (
+        pool.filter(pl.col("subject") == "Botany")
+        .head(30)
+        .with_columns(
+            question_id=pl.col("question_id") + "-deleted",
+            topic_id=pl.lit(deleted.topic_id),
+            unit_id=pl.lit(deleted.unit_id),
+            near_duplicate_group=pl.col("near_duplicate_group") + "-deleted",
+            withdrawn=pl.lit(False),
+        )
+    )
+    pool = pl.concat([pool, on_deleted])
+    paper = daily_paper(pool, DAY, blueprint, cooldown_since="2026-01-01")
+    assert violations(paper, pool, blueprint) == []
+    chosen = pool.filter(pl.col("question_id").is_in(paper.question_ids))
+    assert chosen["last_daily"].null_count() == 180
+    assert chosen["times_used"].max() == 0
+    assert not chosen["withdrawn"].any()
+    assert deleted.topic_id not in set(chosen["topic_id"])
+
+
+def test_enemies_never_share_a_paper(syllabus: Syllabus, blueprint: Blueprint) -> None:
+    # Like forward (Easy), reverse (Medium) and statement (Hard) questions about one fact: the
+    # i-th question of a unit at each difficulty share a group, so at most one may be chosen.
+    pool = synthetic_pool(syllabus, blueprint, 12).with_columns(
+        near_duplicate_group=pl.col("subject")
+        + pl.col("unit_id")
+        + pl.col("question_id").str.slice(-3)
+    )
+    paper = daily_paper(pool, DAY, blueprint)
+    assert violations(paper, pool, blueprint) == []
+    groups = pool.filter(pl.col("question_id").is_in(paper.question_ids))["near_duplicate_group"]
+    assert groups.n_unique() == 180
+
+
+def test_figure_and_format_caps_hold(syllabus: Syllabus, blueprint: Blueprint) -> None:
+    # A fifth of the questions show a figure, half the Hard ones are match-list ones.
+    last_digit = pl.col("question_id").str.slice(-1).cast(pl.Int64)
+    pool = synthetic_pool(syllabus, blueprint, 10).with_columns(
+        figure=last_digit < 2,
+        format=pl.when((pl.col("difficulty") == "Hard") & (last_digit % 2 == 0))
+        .then(pl.lit("match_list"))
+        .otherwise(pl.col("format")),
+    )
+    caps_bind = 0
+    for k in range(5):
+        paper = daily_paper(pool, DAY + dt.timedelta(days=k), blueprint)
+        assert violations(paper, pool, blueprint) == []
+        chosen = pool.filter(pl.col("question_id").is_in(paper.question_ids))
+        for s in Subject:
+            mine = chosen.filter(pl.col("subject") == s.value)
+            match = mine.filter(~pl.col("figure") & (pl.col("format") == "match_list")).height
+            assert match <= 3 and mine.filter(pl.col("figure")).height <= 9
+            caps_bind += match == 3
+    assert caps_bind  # the cap was reached, not merely left alone
+
+
+def test_a_shortfall_names_exactly_the_missing_cells_and_filling_them_completes_the_paper(
+    syllabus: Syllabus, blueprint: Blueprint
+) -> None:
+    pool = synthetic_pool(syllabus, blueprint, 3)
+    pool = pool.filter(pl.col("unit_id") != "phy-u12")  # Current Electricity: at least 3
+    pool = pool.filter(~((pl.col("subject") == "Zoology") & (pl.col("difficulty") == "Hard")))
     with pytest.raises(ShortfallError) as err:
-        daily_paper(short_pool, DAY, {})
-    assert err.value.short == {
-        (Subject.BOTANY, Difficulty.HARD): 3,
-        (Subject.ZOOLOGY, Difficulty.EASY): 11,
+        daily_paper(pool, DAY, blueprint)
+    short = err.value.short
+    physics = {cell: n for cell, n in short.items() if cell[0] == Subject.PHYSICS}
+    zoology = {cell: n for cell, n in short.items() if cell[0] == Subject.ZOOLOGY}
+    assert set(short) == set(physics) | set(zoology)
+    assert sum(physics.values()) == 3 and {u for _, _, u in physics} == {"phy-u12"}
+    assert sum(zoology.values()) == 10 and {d for _, d, _ in zoology} == {Difficulty.HARD}
+    assert "Physics/phy-u12/" in str(err.value)
+    fresh = [
+        row(syllabus, s, u, d, 900 + i, question_id=f"q-new-{s.value}-{u}-{d.value}-{i}")
+        for (s, d, u), n in short.items()
+        for i in range(n)
+    ]
+    filled = pl.concat([pool, pl.DataFrame(fresh)])
+    assert violations(daily_paper(filled, DAY, blueprint), filled, blueprint) == []
+
+
+def test_a_custom_exam_takes_its_subjects_and_difficulty_mix(
+    syllabus: Syllabus, blueprint: Blueprint
+) -> None:
+    pool = synthetic_pool(syllabus, blueprint, 5)
+    shares = parse_distribution({"EASY": 0.2, "medium": 0.3, "Hard": 0.5})
+    request = custom_request(blueprint, "exam-abc", [Subject.BOTANY, Subject.PHYSICS], shares)
+    paper = assemble_paper(index_pool(pool), request, blueprint)
+    assert isinstance(paper, Paper) and paper.kind == "custom"
+    assert violations(paper, pool, blueprint) == []
+    assert [t.subject for t in paper.composition.subjects] == [Subject.PHYSICS, Subject.BOTANY]  # type: ignore[union-attr]
+    assert {t.difficulty: t.target for t in paper.composition.subjects[0].difficulty} == {  # type: ignore[union-attr]
+        Difficulty.EASY: 9,
+        Difficulty.MEDIUM: 14,
+        Difficulty.HARD: 22,
     }
-    assert "Botany/Hard: 3" in str(err.value)
 
 
-def test_pool_deficits_count_only_unused_questions() -> None:
-    deficits = pool_deficits(synthetic_pool(20, used=10), paper_needs())
-    assert deficits[(Subject.PHYSICS, Difficulty.EASY)] == 15 - 10
-    assert deficits[(Subject.PHYSICS, Difficulty.MEDIUM)] == 20 - 10
-    assert (Subject.PHYSICS, Difficulty.HARD) not in deficits
+def test_an_empty_pool_is_short_of_every_question(blueprint: Blueprint) -> None:
+    empty = pl.DataFrame(schema=synthetic_schema())
+    outcome = assemble_paper(empty, daily_request(blueprint, DAY), blueprint)
+    assert isinstance(outcome, Shortfall) and outcome.total == 180
+    for s in Subject:
+        per_unit = Counter()
+        for (subject, _, unit), n in outcome.cells.items():
+            if subject == s:
+                per_unit[unit] += n
+        assert all(r.min <= per_unit[u] <= r.max for u, r in blueprint.units[s].items())
+
+
+def synthetic_schema() -> dict[str, Any]:
+    return {
+        "question_id": pl.String,
+        "subject": pl.String,
+        "unit_id": pl.String,
+        "topic_id": pl.String,
+        "difficulty": pl.String,
+        "format": pl.String,
+        "correct_key": pl.String,
+        "figure": pl.Boolean,
+        "near_duplicate_group": pl.String,
+        "withdrawn": pl.Boolean,
+        "times_used": pl.Int64,
+        "last_used": pl.String,
+        "last_daily": pl.String,
+    }
+
+
+def test_an_option_order_moves_the_correct_option_to_the_shown_key() -> None:
+    assert option_order("C", "C") == "ABCD"
+    assert option_order("C", "A") == "CBAD"  # shown A is stored C, shown C is stored A
+    for stored in OPTION_KEYS:
+        for shown in OPTION_KEYS:
+            assert option_order(stored, shown).index(stored) == OPTION_KEYS.index(shown)
+
+
+# ── The blueprint ────────────────────────────────────────────────────────────────────────────
+
+
+def test_the_bundled_blueprint_covers_exactly_the_live_units_of_each_subject(
+    syllabus: Syllabus, blueprint: Blueprint
+) -> None:
+    assert difficulty_counts(blueprint.distribution, 45) == {
+        Difficulty.EASY: 15,
+        Difficulty.MEDIUM: 20,
+        Difficulty.HARD: 10,
+    }
+    for s in Subject:
+        assert set(blueprint.units[s]) == {t.unit_id for t in syllabus.live_topics(s)}
+        assert sum(r.min for r in blueprint.units[s].values()) <= 45
+        assert sum(r.max for r in blueprint.units[s].values()) >= 45
+    assert "bio-u05" in blueprint.units[Subject.ZOOLOGY]  # Human Physiology
+    assert "bio-u05" not in blueprint.units[Subject.BOTANY]
+
+
+def test_largest_remainder_counts() -> None:
+    assert difficulty_counts({Difficulty.EASY: 0.5, Difficulty.MEDIUM: 0.5}, 45) == {
+        Difficulty.EASY: 23,  # 22.5 and 22.5: the tie goes to the first
+        Difficulty.MEDIUM: 22,
+        Difficulty.HARD: 0,
+    }
+    assert difficulty_counts(
+        {Difficulty.EASY: 0.3, Difficulty.MEDIUM: 0.3, Difficulty.HARD: 0.4}, 45
+    ) == {Difficulty.EASY: 14, Difficulty.MEDIUM: 13, Difficulty.HARD: 18}  # 13.5, 13.5, 18
+    assert (
+        sum(
+            difficulty_counts(
+                parse_distribution({"easy": 0.1, "medium": 0.7, "hard": 0.2}), 7
+            ).values()
+        )
+        == 7
+    )
+    with pytest.raises(BlueprintError, match="add up to 1"):
+        parse_distribution({"easy": 0.5, "medium": 0.6, "hard": 0.0})
+    with pytest.raises(BlueprintError, match="not one of"):
+        parse_distribution({"tricky": 1.0})
+
+
+def test_a_blueprint_must_cover_the_live_units(tmp_path: Path, syllabus: Syllabus) -> None:
+    raw = json.loads((DATA_DIR / "blueprints" / "neet-ug-v1.json").read_text())
+    del raw["units"]["Physics"]["phy-u12"]
+    (tmp_path / "blueprints").mkdir()
+    (tmp_path / "blueprints" / "broken.json").write_text(json.dumps(raw))
+    with pytest.raises(BlueprintError, match="phy-u12"):
+        load_blueprint(tmp_path, syllabus, "broken")
+    raw = json.loads((DATA_DIR / "blueprints" / "neet-ug-v1.json").read_text())
+    raw["units"]["Zoology"]["bio-u05"] = [40, 44]
+    (tmp_path / "blueprints" / "broken.json").write_text(json.dumps(raw))
+    with pytest.raises(BlueprintError, match="cannot add up"):
+        load_blueprint(tmp_path, syllabus, "broken")
+
+
+def test_a_request_for_a_daily_paper_carries_the_blueprints_rules(blueprint: Blueprint) -> None:
+    request: PaperRequest = daily_request(blueprint, DAY, "2025-12-16")
+    assert request.seed == request.exam_id == "daily-2026-01-15"
+    assert request.max_exposure == blueprint.max_exposure == 5
+    assert request.cooldown_since == "2025-12-16"
+
+
+def test_a_questions_seeded_place_depends_only_on_its_id(
+    syllabus: Syllabus, blueprint: Blueprint
+) -> None:
+    pool = synthetic_pool(syllabus, blueprint, 2)
+    longer_ids = pool.with_columns(question_id=pl.col("question_id") + "-and-a-longer-tail")
+    both = index_pool(pl.concat([pool, longer_ids]))
+    alone = index_pool(pool)
+    word = dict(zip(alone.question_ids, alone.id_word.tolist(), strict=True))
+    assert all(
+        word[q] == w
+        for q, w in zip(both.question_ids, both.id_word.tolist(), strict=True)
+        if q in word
+    )

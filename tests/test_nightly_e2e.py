@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from core.render import inline_markdown_html
 from core.settings import REPO_ROOT, Settings
 from core.warehouse import open_warehouse
 
@@ -143,6 +144,13 @@ def test_the_daily_paper_is_served_with_every_spec_field(worker: str) -> None:
         assert [o["key"] for o in q["options"]] == ["A", "B", "C", "D"]
         assert all(set(o) == {"key", "text"} and isinstance(o["text"], str) for o in q["options"])
         assert q["correct_key"] in {o["key"] for o in q["options"]}
+    assert Counter(q["correct_key"] for q in paper["questions"]) == {k: 45 for k in "ABCD"}
+    blueprint = paper["blueprint"]
+    assert blueprint["id"] == "neet-ug-v1"
+    for subject, block in blueprint["subjects"].items():
+        assert subject in SUBJECTS
+        assert all(v["target"] == v["achieved"] for v in block["difficulty"].values())
+        assert all(u["min"] <= u["achieved"] <= u["max"] for u in block["units"].values())
     assert get(worker + f"/api/v1/exams/daily/{DATE}")[2] == paper
 
 
@@ -160,9 +168,12 @@ def test_every_question_is_served_in_the_stored_shape(worker: str) -> None:
         assert isinstance(q["explanation_html"], str) and q["explanation_html"]
         assert [o["id"] for o in q["options"]] == ["A", "B", "C", "D"]
         assert all(isinstance(o["text_html"], str) and o["text_html"] for o in q["options"])
-        correct = [o["id"] for o in q["options"] if o["is_correct"] is True]
+        correct = [o["text_html"] for o in q["options"] if o["is_correct"] is True]
         assert all(isinstance(o["is_correct"], bool) for o in q["options"])
-        assert correct == [daily["correct_key"]]
+        # A paper may show the options in another order (to balance its keys): the correct
+        # option is the same text, not necessarily the same letter.
+        shown = next(o["text"] for o in daily["options"] if o["key"] == daily["correct_key"])
+        assert correct == [inline_markdown_html(shown)]
 
 
 def test_an_unknown_question_is_a_404_with_the_error_body(worker: str) -> None:

@@ -37,6 +37,7 @@ format: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench.retrieval
 	$(BIN)/python -m bench.generation
+	$(BIN)/python -m bench.assembly
 
 clean:
 	rm -rf $(VENV) .qforge .pytest_cache .mypy_cache .ruff_cache

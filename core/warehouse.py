@@ -12,6 +12,7 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 
+from core.analytics import create_views
 from core.ids import canonical_json
 from core.records import Attempt, Paper, Question
 
@@ -398,6 +399,7 @@ def open_warehouse(path: Path, read_only: bool = False) -> Iterator[Warehouse]:
         wh = Warehouse(con)
         if not read_only:
             wh.migrate()
+            create_views(con)  # views hold no data: recreating them keeps them current
         yield wh
     finally:
         con.close()

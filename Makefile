@@ -22,7 +22,7 @@ run: $(STAMP)
 
 ## test: install (or update) .venv and run the whole test suite
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --dist loadfile
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

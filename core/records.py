@@ -230,3 +230,17 @@ class Paper(Record):
     def option_order(self, position: int) -> str:
         """The option order of the item at a 0-based position (as stored when none recorded)."""
         return self.option_orders[position] if self.option_orders else IDENTITY_ORDER
+
+
+OUTBOX_PREFIX = "internal/outbox/"
+
+
+class OutboxEntry(Record):
+    """A question the worker verified between nightly runs, with the attempts that led to it."""
+
+    question: Question
+    attempts: tuple[Attempt, ...] = ()
+
+
+def outbox_key(question_id: str) -> str:
+    return f"{OUTBOX_PREFIX}{question_id}"

@@ -62,6 +62,11 @@ class Settings(BaseSettings):
         return self.home / "warehouse.duckdb"
 
     @property
+    def warehouse_export_dir(self) -> Path:
+        """Parquet snapshots of the analytics views, readable while the warehouse is busy."""
+        return self.home / "exports" / "warehouse"
+
+    @property
     def store_dir(self) -> Path:
         return self.home / "store"
 

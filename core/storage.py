@@ -29,6 +29,8 @@ class ObjectStore(Protocol):
 
     def exists(self, key: str) -> bool: ...
 
+    def keys(self, prefix: str) -> list[str]: ...
+
 
 def validate_key(key: str) -> str:
     """The key itself, or ValueError when it is not a clean relative URL path."""
@@ -56,6 +58,20 @@ class LocalObjectStore:
 
     def exists(self, key: str) -> bool:
         return self.path_for(key).is_file()
+
+    def keys(self, prefix: str) -> list[str]:
+        """Every stored key that starts with prefix, sorted (writes in progress are not keys)."""
+        base = self.root / prefix.rsplit("/", 1)[0] if "/" in prefix else self.root
+        if not base.is_dir():
+            return []
+        found = []
+        for path in base.rglob("*" + OBJECT_SUFFIX):
+            if path.name.startswith(".tmp-"):
+                continue
+            key = path.relative_to(self.root).as_posix().removesuffix(OBJECT_SUFFIX)
+            if key.startswith(prefix):
+                found.append(key)
+        return sorted(found)
 
     def put(self, key: str, data: bytes) -> None:
         """Write or replace key atomically: readers see the old bytes or the new, never half."""

@@ -36,20 +36,54 @@ def _configure_prefect(settings: Settings) -> None:
 
 
 def _cmd_nightly(settings: Settings, args: argparse.Namespace) -> int:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     day = parse_exam_date(args.date) if args.date else exam_today(settings.timezone)
+    if args.days < 1:
+        raise ValueError(f"--days must be at least 1, got {args.days}")
     _configure_prefect(settings)
     from prefect.settings import PREFECT_FLOWS_HEARTBEAT_FREQUENCY, temporary_settings
 
-    from flows.nightly import nightly
+    from flows.nightly import call_directly, nightly, run_nightly, step_count
+    from flows.services import build_services
 
     started = time.perf_counter()
-    with temporary_settings(updates={PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}):
-        result = nightly(date=day.isoformat())
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, transient=True) as bar:
+        task = bar.add_task("nightly", total=step_count(args.days))
+
+        started_steps: list[str] = []
+
+        def on_step(name: str) -> None:
+            bar.update(task, completed=len(started_steps), description=name)
+            started_steps.append(name)
+
+        if args.no_prefect:
+            result = run_nightly(
+                build_services(settings), day, args.days, call=call_directly, on_step=on_step
+            )
+        else:
+            with temporary_settings(updates={PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}):
+                result = nightly(date=day.isoformat(), days=args.days, on_step=on_step)
     elapsed = time.perf_counter() - started
+    report_path = settings.home / "reports" / f"nightly-{result.date}.md"
+    report_path.parent.mkdir(parents=True, exist_ok=True)
+    report_path.write_text(result.report_markdown, encoding="utf-8")
     fill = result.fill
     print()
     print(f"qforge nightly {result.date} — done in {elapsed:.1f} s")
+    steps_line = ", ".join(f"{k} {v:.1f}s" for k, v in result.report.step_seconds.items())
+    print(f"  steps: {steps_line}")
     print(f"  knowledge base: {result.ingest.lines()[-1]}")
+    print(
+        f"  outbox: {result.outbox.taken} worker questions taken, "
+        f"{len(result.outbox.refused)} refused"
+    )
     if fill.skipped_because_paper_exists:
         print("  pool: paper already built; nothing generated")
     else:
@@ -61,12 +95,15 @@ def _cmd_nightly(settings: Settings, args: argparse.Namespace) -> int:
                 f"  rejected {c.rejected} ({reasons}){'  [exhausted]' if c.exhausted else ''}"
             )
     print(f"  paper: {result.paper.exam_id} ({len(result.paper.question_ids)} questions)")
+    for ahead in result.built_ahead:
+        print(f"  built ahead: {ahead.exam_id} (exported on its own night)")
     print(
         f"  export: {result.export.questions_written} question files written, "
         f"{result.export.questions_unchanged} unchanged; dated paper "
         f"{'written' if result.export.paper_written else 'unchanged'}"
     )
     print(f"  daily pointer: {'moved to ' + result.date if result.pointer_moved else 'unchanged'}")
+    print(f"  report: {report_path}")
     print(f"  state: {settings.home.resolve()}")
     return 0
 
@@ -134,6 +171,37 @@ def _cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
         if server is not None:
             server.terminate()
             server.wait(timeout=30)
+    return 0
+
+
+def _cmd_warehouse(settings: Settings, args: argparse.Namespace) -> int:
+    import duckdb
+
+    from core.analytics import snapshot_connection, write_snapshot
+    from core.warehouse import open_warehouse
+
+    if args.warehouse_command == "snapshot":
+        try:
+            with open_warehouse(settings.warehouse_path) as wh:
+                path = write_snapshot(wh.con, settings.warehouse_export_dir)
+        except duckdb.IOException as exc:
+            raise ValueError(f"the warehouse is busy (a nightly run?); retry later: {exc}") from exc
+        print(f"snapshot written to {path}")
+        return 0
+    try:
+        con = snapshot_connection(settings.warehouse_export_dir)
+    except FileNotFoundError as exc:
+        raise ValueError(str(exc)) from exc
+    try:
+        result = con.execute(args.sql)
+    except duckdb.Error as exc:
+        raise ValueError(f"query failed: {exc}") from exc
+    names = [d[0] for d in result.description or []]
+    rows = result.fetchall()
+    print("\t".join(names))
+    for row in rows:
+        print("\t".join("" if v is None else str(v) for v in row))
+    print(f"({len(rows)} rows)", file=sys.stderr)
     return 0
 
 
@@ -323,6 +391,7 @@ COMMANDS = {
     "nightly": _cmd_nightly,
     "api": _cmd_api,
     "serve": _cmd_serve,
+    "warehouse": _cmd_warehouse,
     "stats": _cmd_stats,
     "kb": _cmd_kb,
     "pool": _cmd_pool,
@@ -338,6 +407,14 @@ def parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     n = sub.add_parser("nightly", help="fill the pool, build the day's paper, export, publish")
     n.add_argument("--date", help="exam date YYYY-MM-DD (default: today in Asia/Kolkata)")
+    n.add_argument(
+        "--days", type=int, default=1, help="also build the next N-1 days' papers (default 1)"
+    )
+    n.add_argument(
+        "--no-prefect",
+        action="store_true",
+        help="run the same steps without Prefect (no server, no run history)",
+    )
     a = sub.add_parser("api", help="serve the static tree (and, later, the dynamic endpoints)")
     a.add_argument("--host", help="bind address (default 127.0.0.1)")
     a.add_argument("--port", type=int, help="port (default 8000)")
@@ -346,6 +423,13 @@ def parser() -> argparse.ArgumentParser:
         help="serve the nightly on its schedule (starts a Prefect server unless PREFECT_API_URL)",
     )
     sub.add_parser("stats", help="row counts and pool coverage of the warehouse")
+    wh = sub.add_parser(
+        "warehouse", help="query the warehouse's Parquet snapshot (docs/warehouse.md)"
+    )
+    whsub = wh.add_subparsers(dest="warehouse_command", required=True, metavar="ACTION")
+    query = whsub.add_parser("query", help="run SQL on the latest snapshot (tab-separated output)")
+    query.add_argument("sql")
+    whsub.add_parser("snapshot", help="write a fresh Parquet snapshot of the analytics views")
     pool = sub.add_parser("pool", help="the question pool")
     poolsub = pool.add_subparsers(dest="pool_command", required=True, metavar="ACTION")
     fill = poolsub.add_parser("fill", help="top every subject × difficulty cell up to a target")

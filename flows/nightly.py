@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from prefect import flow, task
+from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 from prefect.deployments.runner import RunnerDeployment
 from prefect.schedules import Cron
@@ -18,6 +22,7 @@ from flows import steps
 from flows.services import Services, build_services
 from kb.ingest.run import IngestReport
 from site_builder.export import ExportReport
+from site_builder.run_report import RunReport, run_report_markdown
 
 # Caching lives in the data, not in Prefect: every step skips what its stores already hold
 # (unchanged documents, drafts already solved, a paper already built, files already written),
@@ -38,33 +43,124 @@ export_task = task(steps.export_step, name="export_site", cache_policy=NO_CACHE)
 publish_task = task(steps.publish_step, name="publish", cache_policy=NO_CACHE)
 
 
+ingest_outbox_task = task(steps.ingest_outbox_step, name="ingest_outbox", cache_policy=NO_CACHE)
+snapshot_task = task(steps.snapshot_step, name="snapshot", cache_policy=NO_CACHE)
+
+Call = Callable[..., Any]
+
+
+def call_directly(step_task: Any, *args: Any) -> Any:
+    """Run a step's plain function, without Prefect (`qforge nightly --no-prefect`, tests)."""
+    return step_task.fn(*args)
+
+
+def call_as_task(step_task: Any, *args: Any) -> Any:
+    return step_task(*args)
+
+
 @dataclass(frozen=True)
 class NightlyResult:
     date: str
     ingest: IngestReport
+    outbox: steps.OutboxSummary
     fill: steps.FillSummary
     paper: Paper
     export: ExportReport
     pointer_moved: bool
+    built_ahead: tuple[Paper, ...]
+    report: RunReport
+
+    @property
+    def report_markdown(self) -> str:
+        return run_report_markdown(self.report)
 
 
-def run_nightly(services: Services, date: dt.date) -> NightlyResult:
-    """The nightly steps in their safe order (questions → dated paper → pointer)."""
-    ingested = ingest_kb_task(services.settings, [services.settings.bundled_kb_dir])
-    fill = fill_pool_task(services, date)
-    index_questions_task(services.settings)
-    paper = build_paper_task(services, date)
-    exported = export_task(services, paper)
-    moved = publish_task(services, paper)
-    return NightlyResult(date.isoformat(), ingested, fill, paper, exported, moved)
+def run_nightly(
+    services: Services,
+    date: dt.date,
+    days: int = 1,
+    call: Call = call_as_task,
+    on_step: Callable[[str], None] | None = None,
+) -> NightlyResult:
+    """The nightly steps in their safe order; `days` > 1 also builds the following days' papers.
+
+    Question files, then the dated paper, then the daily pointer: a run killed anywhere leaves a
+    tree that never names a missing file, and the next run finishes the same paper. Papers built
+    ahead stay in the warehouse; each is exported on its own night, never early.
+    """
+    if days < 1:
+        raise ValueError(f"days must be at least 1, got {days}")
+    settings = services.settings
+    started = dt.datetime.now(dt.UTC)
+    seconds: dict[str, float] = {}
+
+    def timed(name: str, step_task: Any, *args: Any) -> Any:
+        if on_step:
+            on_step(name)
+        t0 = time.perf_counter()
+        try:
+            return call(step_task, *args)
+        finally:
+            seconds[name] = seconds.get(name, 0.0) + time.perf_counter() - t0
+
+    ingested = timed("ingest_kb", ingest_kb_task, settings, [settings.bundled_kb_dir])
+    outbox = timed("ingest_outbox", ingest_outbox_task, services)
+    dates = [date + dt.timedelta(days=i) for i in range(days)]
+    fills = [timed("fill_pool", fill_pool_task, services, date)]
+    papers = [timed("build_daily_paper", build_paper_task, services, date)]
+    timed("index_questions", index_questions_task, settings)
+    exported = timed("export_site", export_task, services, papers[0])
+    moved = timed("publish", publish_task, services, papers[0])
+    # Ahead only after today's paper is live: a shortfall for a later day must not hold it back.
+    for day in dates[1:]:  # in order: each paper's cooldown sees the ones before it
+        fills.append(timed("fill_pool", fill_pool_task, services, day))
+        papers.append(timed("build_daily_paper", build_paper_task, services, day))
+    timed("snapshot", snapshot_task, services)
+    attempts, coverage = steps.run_facts(settings, started)
+    report = RunReport(
+        dates=tuple(d.isoformat() for d in dates),
+        step_seconds=seconds,
+        attempts=attempts,
+        coverage=coverage,
+        papers=papers,
+        outbox_taken=outbox.taken,
+        outbox_refused=len(outbox.refused),
+    )
+    fill = steps.FillSummary(
+        all(f.skipped_because_paper_exists for f in fills), tuple(c for f in fills for c in f.cells)
+    )
+    return NightlyResult(
+        date.isoformat(),
+        ingested,
+        outbox,
+        fill,
+        papers[0],
+        exported,
+        moved,
+        tuple(papers[1:]),
+        report,
+    )
+
+
+def step_count(days: int) -> int:
+    """How many steps a run with `days` takes (for progress bars)."""
+    return 7 + 2 * days
 
 
 @flow(name="nightly", log_prints=True)
-def nightly(date: str | None = None) -> NightlyResult:
+def nightly(
+    date: str | None = None, days: int = 1, on_step: Callable[[str], None] | None = None
+) -> NightlyResult:
     """Build and publish the daily paper for `date` (default: today in Asia/Kolkata)."""
     settings = Settings()
     day = parse_exam_date(date) if date else exam_today(settings.timezone)
-    return run_nightly(build_services(settings), day)
+    result = run_nightly(build_services(settings), day, days, on_step=on_step)
+    create_markdown_artifact(
+        result.report_markdown,
+        key="nightly-summary",
+        description=f"qforge nightly {', '.join(result.report.dates)}",
+    )
+    return result
 
 
 @flow(name="ingest_kb", log_prints=True)

@@ -8,7 +8,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.records import Paper
+from core.analytics import write_snapshot
+from core.records import OUTBOX_PREFIX, OutboxEntry, Paper
 from core.settings import Settings
 from core.warehouse import Warehouse, open_warehouse
 from flows.kb_services import (
@@ -27,8 +28,16 @@ from pipeline.assembly import (
     daily_exam_id,
     daily_request,
 )
+from pipeline.outbox import OutboxProblem, outbox_entry
 from pipeline.pool import CellReport, UnitCell, fill_pool
-from site_builder.export import ExportReport, export_daily_paper, publish_daily_pointer
+from site_builder.export import (
+    ExportReport,
+    export_daily_paper,
+    publish_daily_pointer,
+    write_question_files,
+)
+from site_builder.run_report import AttemptRow, CoverageRow
+from site_builder.snapshot import POOL_SNAPSHOT_KEY, pool_snapshot
 
 log = logging.getLogger("qforge")
 # Rounds of "assemble, then generate exactly the shortfall" before the nightly run gives up.
@@ -163,16 +172,85 @@ def build_paper_step(services: Services, date: dt.date) -> Paper:
         return outcome
 
 
+EXPORT_BATCH = 100
+
+
 def export_step(services: Services, paper: Paper) -> ExportReport:
     """Write every question file, then the dated paper."""
     with open_warehouse(services.settings.warehouse_path) as wh:
         everything = wh.questions()
         by_id = {q.question_id: q for q in everything}
         paper_questions = [by_id[i] for i in paper.question_ids]
-    return export_daily_paper(services.store, paper, paper_questions, everything)
+    written = 0
+    for start in range(0, len(everything), EXPORT_BATCH):
+        written += write_question_files(services.store, everything[start : start + EXPORT_BATCH])[0]
+        done = min(start + EXPORT_BATCH, len(everything))
+        log.info("export: %d of %d question files checked", done, len(everything))
+    report = export_daily_paper(services.store, paper, paper_questions, everything)
+    log.info(
+        "export: dated paper %s %s",
+        paper.exam_id,
+        "written" if report.paper_written else "unchanged",
+    )
+    return ExportReport(written, len(everything) - written, report.paper_written)
 
 
 def publish_step(services: Services, paper: Paper) -> bool:
     """Move the daily pointer to the paper (last, so it never points at a missing file)."""
     assert paper.exam_date is not None
     return publish_daily_pointer(services.store, paper.exam_date)
+
+
+@dataclass(frozen=True)
+class OutboxSummary:
+    taken: int
+    already_stored: int
+    refused: tuple[OutboxProblem, ...]
+
+
+def ingest_outbox_step(services: Services) -> OutboxSummary:
+    """Take the questions the worker verified since the last run (each checked, none twice)."""
+    store = services.store
+    with open_warehouse(services.settings.warehouse_path) as wh:
+        known = set(wh.question_ids())
+        keys = store.keys(OUTBOX_PREFIX)
+        fresh = [k for k in keys if k.removeprefix(OUTBOX_PREFIX) not in known]
+        entries: list[OutboxEntry] = []
+        refused: list[OutboxProblem] = []
+        for key in fresh:
+            raw = store.get(key)
+            got = outbox_entry(key, raw) if raw is not None else OutboxProblem(key, "vanished")
+            (refused if isinstance(got, OutboxProblem) else entries).append(got)  # type: ignore[arg-type]
+        with wh.transaction():
+            wh.insert_questions([e.question for e in entries])
+            wh.insert_attempts([a for e in entries for a in e.attempts])
+    for problem in refused:
+        log.warning("outbox: refused %s: %s", problem.key, problem.reason)
+    log.info("outbox: %d questions taken, %d refused", len(entries), len(refused))
+    return OutboxSummary(len(entries), len(keys) - len(fresh), tuple(refused))
+
+
+def snapshot_step(services: Services) -> int:
+    """Publish the servable pool for the worker, and the analysts' Parquet snapshot."""
+    s = services.settings
+    with open_warehouse(s.warehouse_path) as wh:
+        data = pool_snapshot(wh.pool())
+        write_snapshot(wh.con, s.warehouse_export_dir)
+    services.store.put(POOL_SNAPSHOT_KEY, data)  # one atomic put: the worker sees old or new
+    log.info("snapshot: pool %d bytes; warehouse views in %s", len(data), s.warehouse_export_dir)
+    return len(data)
+
+
+def run_facts(settings: Settings, since: dt.datetime) -> tuple[list[AttemptRow], list[CoverageRow]]:
+    """Attempts since a moment (per generator, verdict, reason) and pool coverage, for reports."""
+    with open_warehouse(settings.warehouse_path) as wh:
+        attempts = wh.con.execute(
+            "SELECT generator, verdict, coalesce(split_part(rejection_reason, ':', 1), ''), "
+            "count(*) FROM attempts WHERE created_at >= ? GROUP BY ALL ORDER BY ALL",
+            [since],
+        ).fetchall()
+        coverage = wh.con.execute(
+            "SELECT subject, unit_id, difficulty, servable, never_used FROM analytics.coverage "
+            "ORDER BY ALL"
+        ).fetchall()
+    return attempts, coverage

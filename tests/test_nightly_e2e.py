@@ -59,6 +59,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             after_first = warehouse_counts(home)
             second = nightly(date=DATE)
             after_second = warehouse_counts(home)
+            artifacts = _summary_artifacts()
     finally:
         mp.undo()
     return {
@@ -67,7 +68,20 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "second": second,
         "after_first": after_first,
         "after_second": after_second,
+        "artifacts": artifacts,
     }
+
+
+def _summary_artifacts() -> list[str]:
+    """The markdown summaries the runs published to Prefect, newest first."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterKey
+
+    with get_client(sync_client=True) as client:
+        found = client.read_artifacts(
+            artifact_filter=ArtifactFilter(key=ArtifactFilterKey(any_=["nightly-summary"]))
+        )
+    return [str(a.data) for a in found]
 
 
 def free_port() -> int:
@@ -181,3 +195,10 @@ def test_an_unknown_question_is_a_404_with_the_error_body(worker: str) -> None:
     assert status == 404
     assert body["error"]["code"] == "not_found"
     assert "q-00000000000000000000" in body["error"]["message"]
+
+
+def test_each_run_publishes_its_summary_as_a_prefect_artifact(built: dict[str, Any]) -> None:
+    assert len(built["artifacts"]) == 2
+    for markdown in built["artifacts"]:
+        assert f"# qforge nightly: {DATE}" in markdown
+        assert "## Time per step" in markdown and "## Pool coverage" in markdown

@@ -1,0 +1,97 @@
+"""The nightly run report: one Markdown document for the Prefect artifact and the terminal."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from core.records import Difficulty, Paper
+
+CoverageRow = tuple[str, str, str, int, int]  # subject, unit, difficulty, servable, never used
+AttemptRow = tuple[str, str, str, int]  # generator, verdict, rejection kind ('' if none), count
+
+
+@dataclass(frozen=True)
+class RunReport:
+    dates: tuple[str, ...]
+    step_seconds: Mapping[str, float]
+    attempts: Sequence[AttemptRow]
+    coverage: Sequence[CoverageRow]
+    papers: Sequence[Paper]
+    outbox_taken: int = 0
+    outbox_refused: int = 0
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return lines
+
+
+def run_report_markdown(report: RunReport) -> str:
+    """Time per step, generation outcomes, pool coverage and each paper's blueprint."""
+    out = [f"# qforge nightly: {', '.join(report.dates)}", "", "## Time per step", ""]
+    total = sum(report.step_seconds.values())
+    out += _table(
+        ("step", "seconds", "share"),
+        [
+            (k, f"{v:.2f}", f"{v / total:.0%}" if total else "–")
+            for k, v in report.step_seconds.items()
+        ],
+    )
+    out += [
+        "",
+        f"Outbox: {report.outbox_taken} worker questions taken, {report.outbox_refused} refused.",
+        "",
+        "## Generation in this run",
+        "",
+    ]
+    by_generator: dict[str, dict[str, int]] = {}
+    for generator, verdict, kind, n in report.attempts:
+        row = by_generator.setdefault(generator, {"accepted": 0, "rejected": 0})
+        row[verdict] = row.get(verdict, 0) + n
+        if kind:
+            row[kind] = row.get(kind, 0) + n
+    if by_generator:
+        out += _table(
+            ("generator", "accepted", "rejected", "rejections by reason"),
+            [
+                (
+                    g,
+                    r["accepted"],
+                    r["rejected"],
+                    ", ".join(f"{k} {v}" for k, v in r.items() if k not in ("accepted", "rejected"))
+                    or "–",
+                )
+                for g, r in sorted(by_generator.items())
+            ],
+        )
+    else:
+        out.append("Nothing was generated: the pool already held what the papers needed.")
+    out += ["", "## Pool coverage (servable / never used)", ""]
+    cells = {(s, u, d): f"{a} / {b}" for s, u, d, a, b in report.coverage}
+    units = sorted({(s, u) for s, u, _, _, _ in report.coverage})
+    out += _table(
+        ("subject", "unit", *(d.value for d in Difficulty)),
+        [(s, u, *(cells.get((s, u, d.value), "0 / 0") for d in Difficulty)) for s, u in units],
+    )
+    for paper in report.papers:
+        out += ["", f"## Paper {paper.exam_id}", ""]
+        c = paper.composition
+        if c is None:
+            out.append(f"{len(paper.question_ids)} questions (built before blueprint blocks).")
+            continue
+        out += _table(
+            ("subject", *(d.value for d in Difficulty), "units (achieved in min–max)"),
+            [
+                (
+                    t.subject.value,
+                    *(f"{d.achieved}/{d.target}" for d in t.difficulty),
+                    ", ".join(f"{u.unit_id} {u.achieved} [{u.min}–{u.max}]" for u in t.units),
+                )
+                for t in c.subjects
+            ],
+        )
+        keys = ", ".join(f"{k} {n}" for k, n in c.answer_keys)
+        out += ["", f"Blueprint `{c.blueprint_id}`; answer keys {keys}."]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,110 @@
+"""The nightly's steps without Prefect: days built ahead, the outbox, snapshots and the report."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+
+from core.analytics import snapshot_connection
+from core.records import OutboxEntry, Subject, outbox_key
+from core.settings import Settings
+from core.warehouse import open_warehouse
+from flows.nightly import call_directly, run_nightly
+from flows.services import Services, build_services
+from flows.steps import ingest_outbox_step
+from pipeline.generation import judged, solver_view
+from site_builder.documents import DAILY_POINTER_KEY, daily_paper_key
+from site_builder.snapshot import POOL_SNAPSHOT_KEY, read_pool_snapshot
+
+DAY = dt.date(2026, 4, 1)
+
+
+@pytest.fixture(scope="module")
+def week(tmp_path_factory: pytest.TempPathFactory) -> tuple[Services, object]:
+    services = build_services(Settings(home=tmp_path_factory.mktemp("home")))
+    return services, run_nightly(services, DAY, days=3, call=call_directly)
+
+
+def test_days_ahead_share_no_question_and_wait_for_their_night(week) -> None:
+    services, result = week
+    papers = [result.paper, *result.built_ahead]
+    assert [p.exam_date for p in papers] == ["2026-04-01", "2026-04-02", "2026-04-03"]
+    ids = [i for p in papers for i in p.question_ids]
+    assert len(ids) == len(set(ids)) == 3 * 180
+    store = services.store
+    assert json.loads(store.get(DAILY_POINTER_KEY))["date"] == "2026-04-01"
+    assert store.exists(daily_paper_key("2026-04-01"))
+    assert not store.exists(daily_paper_key("2026-04-02"))  # never published early
+
+
+def test_the_run_leaves_snapshots_for_the_worker_and_for_analysts(week) -> None:
+    services, _ = week
+    pool = read_pool_snapshot(services.store.get(POOL_SNAPSHOT_KEY))
+    with open_warehouse(services.settings.warehouse_path) as wh:
+        stored = len(wh.question_ids())
+    assert pool.height == stored
+    assert {"near_duplicate_group", "times_used", "figure", "topic_id"} <= set(pool.columns)
+    con = snapshot_connection(services.settings.warehouse_export_dir)
+    assert con.execute("SELECT count(DISTINCT exam_id) FROM paper_items").fetchall() == [(3,)]
+
+
+def test_the_report_covers_steps_generation_coverage_and_blueprints(week) -> None:
+    _, result = week
+    md = result.report_markdown
+    for heading in ("## Time per step", "## Generation in this run", "## Pool coverage"):
+        assert heading in md
+    assert md.count("## Paper daily-2026-04-0") == 3
+    assert set(result.report.step_seconds) >= {"ingest_kb", "fill_pool", "export_site", "publish"}
+    assert "offline.facts" in md and "phy-u01" in md
+
+
+def test_the_outbox_takes_verified_questions_and_refuses_the_rest(
+    tmp_path: Path, services: Services
+) -> None:
+    draft = next(services.drafter.drafts(Subject.PHYSICS, "Easy", {}))
+    attempt, question = judged(draft, services.solver.solve(solver_view(draft)))
+    assert question is not None
+    good = OutboxEntry(question=question, attempts=(attempt,))
+    store = services.store
+    store.put(outbox_key(question.question_id), good.model_dump_json().encode())
+    edited = question.model_copy(
+        update={"content": question.content.model_copy(update={"stem_markdown": "Edited?"})}
+    )
+    store.put(
+        outbox_key("q-00000000000000000000"),
+        OutboxEntry(question=edited, attempts=(attempt,)).model_dump_json().encode(),
+    )
+    store.put(outbox_key("q-11111111111111111111"), b"{not json")
+    first = ingest_outbox_step(services)
+    assert first.taken == 1
+    assert sorted(p.reason.split(":")[0] for p in first.refused) == [
+        "not an outbox entry",
+        "stored under another id than " + question.question_id,
+    ]
+    with open_warehouse(services.settings.warehouse_path) as wh:
+        assert wh.question_ids() == [question.question_id]
+        assert wh.count("attempts") == 1
+    again = ingest_outbox_step(services)  # idempotent: nothing taken twice
+    assert again.taken == 0 and again.already_stored == 1
+
+
+def test_an_entry_edited_after_verification_is_refused(services: Services) -> None:
+    from pipeline.outbox import OutboxProblem, outbox_entry
+
+    draft = next(services.drafter.drafts(Subject.ZOOLOGY, "Easy", {}))
+    attempt, question = judged(draft, services.solver.solve(solver_view(draft)))
+    assert question is not None
+    edited = question.model_copy(
+        update={"content": question.content.model_copy(update={"stem_markdown": "Edited?"})}
+    )
+    raw = OutboxEntry(question=edited, attempts=(attempt,)).model_dump_json().encode()
+    got = outbox_entry(outbox_key(question.question_id), raw)
+    assert got == OutboxProblem(
+        outbox_key(question.question_id), "the id is not the hash of the content"
+    )
+    unvouched = OutboxEntry(question=question).model_dump_json().encode()
+    got = outbox_entry(outbox_key(question.question_id), unvouched)
+    assert isinstance(got, OutboxProblem) and got.reason == "no accepted attempt vouches for it"

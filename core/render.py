@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+import threading
 from functools import lru_cache
 
 import latex2mathml.converter
@@ -97,11 +98,18 @@ _MATH_SPAN = re.compile(
 )
 
 
+_local = threading.local()
+
+
 def _markdown() -> markdown.Markdown:
-    return markdown.Markdown(
-        extensions=["pymdownx.arithmatex", "tables", "sane_lists"],
-        extension_configs={"pymdownx.arithmatex": {"generic": True}},
-    )
+    """This thread's converter: building one costs far more than converting a stem with it."""
+    md: markdown.Markdown | None = getattr(_local, "md", None)
+    if md is None:
+        md = _local.md = markdown.Markdown(
+            extensions=["pymdownx.arithmatex", "tables", "sane_lists"],
+            extension_configs={"pymdownx.arithmatex": {"generic": True}},
+        )
+    return md.reset()
 
 
 @lru_cache(maxsize=4096)
@@ -119,20 +127,62 @@ def _replace_math(match: re.Match[str]) -> str:
     return tex_to_mathml(tex, display=match.group("open") == "[")
 
 
+_CLEANER = nh3.Cleaner(
+    tags=set(HTML_TAGS),
+    attributes=HTML_ATTRIBUTES,
+    clean_content_tags=set(CLEAN_CONTENT_TAGS),
+    url_schemes={"http", "https", "mailto"},
+    link_rel="noopener noreferrer",
+)
+
+
 def sanitize_html(fragment: str) -> str:
     """Drop every tag, attribute and URL scheme not on the allow-lists."""
-    return nh3.clean(
-        fragment,
-        tags=set(HTML_TAGS),
-        attributes=HTML_ATTRIBUTES,
-        clean_content_tags=set(CLEAN_CONTENT_TAGS),
-        url_schemes={"http", "https", "mailto"},
-        link_rel="noopener noreferrer",
-    )
+    return _CLEANER.clean(fragment)
 
 
+# A one-paragraph text whose prose holds none of Markdown's syntax characters renders to
+# <p>escaped prose + MathML</p>, which needs neither the Markdown parser nor a fresh sanitiser
+# pass: most stems and options. `tests/test_render.py` checks it gives the same bytes.
+_PLAIN_PROSE = re.compile(r"[^*_`\[\]#|<>&\\\n!~$\u00a0]*")
+_INLINE_MATH = re.compile(r"\$([^$\s](?:[^$]*[^$\s])?)\$")
+_BLOCK_START = re.compile(r"(?:[-+>#]|\d+[.)])")
+
+
+@lru_cache(maxsize=16384)
+def _inline_math_html(tex: str) -> str:
+    return sanitize_html(tex_to_mathml(tex.strip(), display=False))
+
+
+def _plain_paragraph_html(text: str) -> str | None:
+    """The fast rendering of plain paragraphs, or None when Markdown is needed."""
+    paragraphs = [p.strip() for p in text.strip().split("\n\n")]
+    out = []
+    for body in paragraphs:
+        if not body or "\n" in body or _BLOCK_START.match(body):
+            return None
+        parts = _INLINE_MATH.split(body)
+        if not all(_PLAIN_PROSE.fullmatch(p) for p in parts[0::2]):
+            return None
+        rendered = [
+            _inline_math_html(p) if i % 2 else html.escape(p, quote=False)
+            for i, p in enumerate(parts)
+        ]
+        out.append("<p>" + "".join(rendered) + "</p>")
+    return "\n".join(out)
+
+
+# Options and explanations repeat across questions ("Both A and R are true…", "$2.00\ m$").
+@lru_cache(maxsize=65536)
 def markdown_html(text: str) -> str:
     """Sanitised HTML for Markdown source with $…$ and $$…$$ math rendered as MathML."""
+    fast = _plain_paragraph_html(text)
+    if fast is not None:
+        return fast
+    return _full_markdown_html(text)
+
+
+def _full_markdown_html(text: str) -> str:
     rendered = _markdown().convert(text)
     with_math = _MATH_SPAN.sub(_replace_math, rendered)
     return sanitize_html(with_math).strip()

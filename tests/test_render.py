@@ -47,3 +47,21 @@ def test_safe_markup_survives() -> None:
 
 def test_inline_rendering_drops_the_paragraph() -> None:
     assert inline_markdown_html("$12\\ \\mathrm{m}$").startswith("<math")
+
+
+def test_the_fast_path_renders_exactly_what_markdown_would() -> None:
+    from core.render import _full_markdown_html, _plain_paragraph_html
+
+    texts = [
+        "A body of mass $m = 2\\ \\mathrm{kg}$ moves at $v = 3\\ \\mathrm{m\\,s^{-1}}$.",
+        "Both A and R are true and R is the correct explanation of A",
+        "First paragraph with $x^2$.\n\nSecond one, plain.",
+        "O'Neil's \"quoted\" value is 5 % of 20",
+        "$\\frac{1}{2}mv^2$",
+    ]
+    for text in texts:
+        fast = _plain_paragraph_html(text)
+        assert fast is not None, text
+        assert fast == _full_markdown_html(text), text
+    for needs_markdown in ("- a list item", "**bold**", "a < b", "1. first", "line\nbreak"):
+        assert _plain_paragraph_html(needs_markdown) is None, needs_markdown

@@ -15,7 +15,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from core.settings import Settings
 from core.storage import ObjectStore, validate_key
 from site_builder.documents import API_PREFIX
-from site_builder.headers import cache_control, content_type
+from site_builder.headers import ENCODING_SUFFIXES, cache_control, content_type
 
 ERROR_CODES = {404: "not_found", 405: "method_not_allowed", 422: "validation_error"}
 
@@ -61,7 +61,7 @@ def create_app(
         return {"status": "ok"}
 
     @app.api_route(f"/{API_PREFIX}/{{path:path}}", methods=["GET", "HEAD"])
-    def static_file(path: str) -> Response:
+    def static_file(path: str, request: Request) -> Response:
         key = f"{API_PREFIX}/{path}".rstrip("/")
         try:
             data = store.get(validate_key(key))
@@ -70,10 +70,15 @@ def create_app(
         if data is None:
             what = "question" if path.startswith("questions/") else "resource"
             raise StarletteHTTPException(404, f"no {what} at /{key}")
-        return Response(
-            data,
-            media_type=content_type(key),
-            headers={"Cache-Control": cache_control(key, settings.timezone, now())},
-        )
+        headers = {"Cache-Control": cache_control(key, settings.timezone, now())}
+        accepted = request.headers.get("accept-encoding", "")
+        for suffix, encoding in ENCODING_SUFFIXES.items():
+            if encoding in accepted and (variant := store.get(key + suffix)) is not None:
+                data = variant  # the same document, compressed: what a CDN would pick
+                headers["Content-Encoding"] = encoding
+                break
+        if any(store.exists(key + suffix) for suffix in ENCODING_SUFFIXES):
+            headers["Vary"] = "Accept-Encoding"
+        return Response(data, media_type=content_type(key), headers=headers)
 
     return app

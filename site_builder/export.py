@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import gzip
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import brotli
+
 from core.records import Paper, Question
-from core.storage import ObjectStore
+from core.storage import ImmutableObjectError, ObjectStore
 from site_builder.documents import (
     DAILY_POINTER_KEY,
     daily_paper_key,
@@ -25,12 +29,60 @@ class ExportReport:
     paper_written: bool
 
 
-def write_question_files(store: ObjectStore, questions: Sequence[Question]) -> tuple[int, int]:
-    """Write each question file once (immutable); returns (written, already there)."""
-    written = sum(
-        store.put_immutable(question_key(q.question_id), question_file(q)) for q in questions
-    )
-    return written, len(questions) - written
+class ExportMismatchError(RuntimeError):
+    """An exported file would change: immutable keys never take different bytes."""
+
+
+# Paper files are what every student downloads each day: they also get compressed variants
+# (`<key>.gz`, `<key>.br`), served with Content-Encoding where the client accepts it.
+ENCODINGS = {".gz": "gzip", ".br": "br"}
+DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def compressed_variants(data: bytes) -> dict[str, bytes]:
+    """Deterministic gzip and brotli encodings of a file, by key suffix."""
+    return {
+        ".gz": gzip.compress(data, compresslevel=9, mtime=0),
+        ".br": brotli.compress(data, quality=11),
+    }
+
+
+def exported_question_ids(store: ObjectStore) -> set[str]:
+    """Ids of every question file already in the store (one listing, not one probe per id)."""
+    prefix = question_key("")
+    return {k.removeprefix(prefix) for k in store.keys(prefix) if "." not in k.removeprefix(prefix)}
+
+
+def write_question_files(
+    store: ObjectStore, questions: Sequence[Question], exported: set[str] | None = None
+) -> tuple[int, int]:
+    """Write the files of questions not exported yet; returns (written, already there).
+
+    Only new questions are rendered, so the cost grows with what is new, not with the pool;
+    `verify_question_files` re-renders everything when that is wanted.
+    """
+    known = exported_question_ids(store) if exported is None else exported
+    fresh = [q for q in questions if q.question_id not in known]
+    for q in fresh:
+        _put_immutable(store, question_key(q.question_id), question_file(q), q.question_id)
+        known.add(q.question_id)
+    return len(fresh), len(questions) - len(fresh)
+
+
+def verify_question_files(store: ObjectStore, questions: Sequence[Question]) -> list[str]:
+    """Ids whose exported file differs from what the exporter renders now (should be none)."""
+    return [
+        q.question_id
+        for q in questions
+        if (data := store.get(question_key(q.question_id))) is not None and data != question_file(q)
+    ]
+
+
+def _put_immutable(store: ObjectStore, key: str, data: bytes, what: str) -> bool:
+    try:
+        return store.put_immutable(key, data)
+    except ImmutableObjectError as exc:
+        raise ExportMismatchError(f"{what}: /{key} already holds different bytes") from exc
 
 
 def export_daily_paper(
@@ -40,17 +92,27 @@ def export_daily_paper(
     all_questions: Sequence[Question],
 ) -> ExportReport:
     """Question files first, then the dated paper, so the paper never names a missing file."""
-    written, unchanged = write_question_files(store, all_questions)
-    missing = [
-        q.question_id for q in paper_questions if not store.exists(question_key(q.question_id))
-    ]
+    exported = exported_question_ids(store)
+    written, unchanged = write_question_files(store, all_questions, exported)
+    missing = [q.question_id for q in paper_questions if q.question_id not in exported]
     if missing:
         raise RuntimeError(f"paper {paper.exam_id} refers to unexported questions {missing[:3]}")
     assert paper.exam_date is not None
-    paper_written = store.put_immutable(
-        daily_paper_key(paper.exam_date), json_bytes(paper_document(paper, paper_questions))
-    )
+    key = daily_paper_key(paper.exam_date)
+    data = json_bytes(paper_document(paper, paper_questions))
+    # Variants before the plain file: whoever finds the paper finds its variants too.
+    for suffix, encoded in compressed_variants(data).items():
+        _put_immutable(store, key + suffix, encoded, paper.exam_id)
+    paper_written = _put_immutable(store, key, data, paper.exam_id)
     return ExportReport(written, unchanged, paper_written)
+
+
+def exported_daily_dates(store: ObjectStore) -> list[str]:
+    """Dates whose daily paper is exported (the plain JSON file, not its variants or preview)."""
+    prefix = daily_paper_key("")
+    return sorted(
+        d for k in store.keys(prefix) if DATE.fullmatch(d := k.removeprefix(prefix)) is not None
+    )
 
 
 def current_pointer_date(store: ObjectStore) -> str | None:
@@ -66,5 +128,9 @@ def publish_daily_pointer(store: ObjectStore, date: str) -> bool:
     dated = store.get(daily_paper_key(date))
     if dated is None:
         raise RuntimeError(f"no exported paper for {date}: export it before publishing")
+    for suffix in ENCODINGS:
+        variant = store.get(daily_paper_key(date) + suffix)
+        if variant is not None:
+            store.put(DAILY_POINTER_KEY + suffix, variant)
     store.put(DAILY_POINTER_KEY, dated)
     return True

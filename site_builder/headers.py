@@ -5,19 +5,39 @@ from __future__ import annotations
 import datetime as dt
 
 from core.clock import seconds_until_rollover
-from site_builder.documents import DAILY_POINTER_KEY
+from site_builder.documents import DAILY_POINTER_KEY, short_lived_keys
 
 IMMUTABLE = "public, max-age=31536000, immutable"
 
 
+# Compressed variants of a key (`<key>.gz`, `<key>.br`) and the Content-Encoding they carry.
+ENCODING_SUFFIXES = {".br": "br", ".gz": "gzip"}
+
+
+def encoded_base(key: str) -> tuple[str, str | None]:
+    """(the uncompressed key, the Content-Encoding) of a key; (key, None) if it is plain."""
+    for suffix, encoding in ENCODING_SUFFIXES.items():
+        if key.endswith(suffix):
+            return key.removesuffix(suffix), encoding
+    return key, None
+
+
 def content_type(key: str) -> str:
-    if key.endswith(".html"):
+    """The type of the content (a compressed variant has the type of what it compresses)."""
+    base, _ = encoded_base(key)
+    if base.endswith(".html"):
         return "text/html; charset=utf-8"
+    if base.endswith(".parquet"):
+        return "application/vnd.apache.parquet"
     return "application/json"
 
 
 def cache_control(key: str, timezone: str, now: dt.datetime | None = None) -> str:
     """Question and dated paper files never change; the daily pointer lives until rollover."""
-    if key == DAILY_POINTER_KEY:
+    base = encoded_base(key)[0]
+    short = short_lived_keys().get(base)
+    if short is not None:  # lists and documents that change: revalidated every few minutes
+        return f"public, max-age={short}"
+    if base == DAILY_POINTER_KEY:
         return f"public, max-age={seconds_until_rollover(timezone, now)}"
     return IMMUTABLE

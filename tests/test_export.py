@@ -1,0 +1,106 @@
+"""Incremental, immutable export: only new files are written, compressed variants, no rewrites."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import brotli
+import pytest
+from fastapi.testclient import TestClient
+
+from api_stub.app import create_app
+from core.records import Difficulty, Subject
+from core.settings import Settings
+from core.storage import LocalObjectStore
+from core.warehouse import open_warehouse
+from pipeline.generation import OfflineDrafter, judged, solver_view
+from pipeline.solver import OfflineSolver
+from pipeline.templates import TEMPLATES, TEMPLATES_BY_ID
+from site_builder.documents import DAILY_POINTER_KEY, daily_paper_key, question_key
+from site_builder.export import (
+    ExportMismatchError,
+    export_daily_paper,
+    exported_question_ids,
+    publish_daily_pointer,
+    verify_question_files,
+    write_question_files,
+)
+
+
+@pytest.fixture(scope="module")
+def questions(syllabus, kb):
+    drafter, solver = OfflineDrafter(syllabus, kb, TEMPLATES), OfflineSolver(kb, TEMPLATES_BY_ID)
+    found = []
+    for draft in drafter.drafts(Subject.PHYSICS, Difficulty.MEDIUM, {}):
+        question = judged(draft, solver.solve(solver_view(draft)))[1]
+        if question is not None:
+            found.append(question)
+        if len(found) == 12:
+            return found
+    raise AssertionError("the drafter ran dry")
+
+
+def _paper(questions):
+    from core.records import Paper
+
+    return Paper(
+        exam_id="daily-2026-05-01",
+        kind="daily",
+        title="NEET-UG Daily Mock Test — 1 May 2026",
+        exam_date="2026-05-01",
+        question_ids=tuple(q.question_id for q in questions[:4]),
+        blueprint="test",
+    )
+
+
+def test_only_new_questions_are_written(tmp_path: Path, questions) -> None:
+    store = LocalObjectStore(tmp_path)
+    assert write_question_files(store, questions[:5]) == (5, 0)
+    assert write_question_files(store, questions) == (7, 5)
+    assert write_question_files(store, questions) == (0, 12)
+    assert exported_question_ids(store) == {q.question_id for q in questions}
+    assert verify_question_files(store, questions) == []
+
+
+def test_a_changed_file_is_found_and_never_overwritten(tmp_path: Path, questions) -> None:
+    store = LocalObjectStore(tmp_path)
+    write_question_files(store, questions)
+    tampered = questions[3]
+    store.put(question_key(tampered.question_id), b'{"id":"edited"}')
+    assert verify_question_files(store, questions) == [tampered.question_id]
+    paper = _paper(questions)
+    export_daily_paper(store, paper, questions[:4], questions)
+    other = paper.model_copy(update={"title": "Another title"})
+    with pytest.raises(ExportMismatchError, match="daily-2026-05-01"):
+        export_daily_paper(store, other, questions[:4], questions)
+
+
+def test_papers_get_compressed_variants_that_the_worker_serves(
+    tmp_path: Path, questions, settings: Settings
+) -> None:
+    store = LocalObjectStore(tmp_path)
+    export_daily_paper(store, _paper(questions), questions[:4], questions)
+    publish_daily_pointer(store, "2026-05-01")
+    key = daily_paper_key("2026-05-01")
+    plain = store.get(key)
+    assert plain is not None
+    assert gzip.decompress(store.get(key + ".gz") or b"") == plain
+    assert brotli.decompress(store.get(key + ".br") or b"") == plain
+    assert store.get(DAILY_POINTER_KEY + ".br") == store.get(key + ".br")
+    client = TestClient(create_app(settings, store))
+    r = client.get("/" + key, headers={"Accept-Encoding": "br"})
+    assert r.headers["content-encoding"] == "br" and r.headers["vary"] == "Accept-Encoding"
+    assert r.content == plain  # the client decodes it
+    r = client.get("/" + key, headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in r.headers and r.content == plain
+
+
+def test_a_warehouse_export_writes_only_what_is_new(tmp_path: Path, questions) -> None:
+    with open_warehouse(tmp_path / "w.duckdb") as wh:
+        wh.insert_questions(questions)
+    store = LocalObjectStore(tmp_path / "store")
+    export_daily_paper(store, _paper(questions), questions[:4], questions)
+    mtimes = {p: p.stat().st_mtime_ns for p in (tmp_path / "store").rglob("*.obj")}
+    export_daily_paper(store, _paper(questions), questions[:4], questions)
+    assert {p: p.stat().st_mtime_ns for p in (tmp_path / "store").rglob("*.obj")} == mtimes

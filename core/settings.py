@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import AliasChoices, Field, SecretStr
+from pydantic import AliasChoices, Field, SecretStr, model_validator
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -36,7 +36,26 @@ class Settings(BaseSettings):
     openai_vision_model: str = "gpt-4o-mini"
     openai_timeout_seconds: float = 60.0
     openai_max_retries: int = 3
-    object_store: Literal["local"] = "local"
+    object_store: Literal["local", "s3"] = Field(
+        default="local", description="`local` (a directory under home) or `s3` (s3_bucket)."
+    )
+    # The object store when object_store="s3": private (it holds internal/ keys too).
+    # Credentials come from boto3's standard chain (AWS_* variables, AWS_PROFILE, a role).
+    s3_bucket: str | None = None
+    s3_prefix: str = ""
+    s3_endpoint_url: str | None = Field(default=None, description="Any S3-compatible endpoint.")
+    s3_region: str | None = None
+    # The public bucket `qforge publish` mirrors api/v1/ to (never internal/); endpoint and
+    # region default to the s3_* ones.
+    publish_bucket: str | None = None
+    publish_prefix: str = ""
+    publish_endpoint_url: str | None = None
+    publish_region: str | None = None
+    publish_workers: int = Field(default=8, ge=1, le=64, description="Parallel uploads.")
+    publish_public_read: bool = Field(
+        default=True,
+        description="Anonymous GET of api/v1/; false when the CDN has its own identity.",
+    )
     timezone: str = "Asia/Kolkata"
     nightly_cron: str = Field(
         default="5 0 * * *", description="When `qforge serve` runs the nightly, in `timezone`."
@@ -56,6 +75,12 @@ class Settings(BaseSettings):
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls))
+
+    @model_validator(mode="after")
+    def _s3_store_has_a_bucket(self) -> Settings:
+        if self.object_store == "s3" and not self.s3_bucket:
+            raise ValueError("QFORGE_S3_BUCKET is required when QFORGE_OBJECT_STORE=s3")
+        return self
 
     @property
     def warehouse_path(self) -> Path:

@@ -205,6 +205,24 @@ def _cmd_warehouse(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_publish(settings: Settings, args: argparse.Namespace) -> int:
+    from core.providers import object_store, publish_target
+    from site_builder.s3 import configure_bucket, publish_tree
+
+    target = publish_target(settings)
+    if args.configure_bucket:
+        changed = configure_bucket(target, public_read=settings.publish_public_read)
+        print(f"bucket configured: {', '.join(changed) or 'nothing to change'}")
+    report = publish_tree(
+        object_store(settings), target, timezone=settings.timezone, workers=settings.publish_workers
+    )
+    print(
+        f"published: {report.uploaded} uploaded ({report.bytes_uploaded:,} bytes), "
+        f"{report.skipped} already there, in {report.seconds:.1f} s"
+    )
+    return 0
+
+
 def _cmd_api(settings: Settings, args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -392,6 +410,7 @@ COMMANDS = {
     "api": _cmd_api,
     "serve": _cmd_serve,
     "warehouse": _cmd_warehouse,
+    "publish": _cmd_publish,
     "stats": _cmd_stats,
     "kb": _cmd_kb,
     "pool": _cmd_pool,
@@ -418,6 +437,14 @@ def parser() -> argparse.ArgumentParser:
     a = sub.add_parser("api", help="serve the static tree (and, later, the dynamic endpoints)")
     a.add_argument("--host", help="bind address (default 127.0.0.1)")
     a.add_argument("--port", type=int, help="port (default 8000)")
+    pub = sub.add_parser(
+        "publish", help="mirror the static tree to the S3 bucket set by QFORGE_PUBLISH_BUCKET"
+    )
+    pub.add_argument(
+        "--configure-bucket",
+        action="store_true",
+        help="also set the bucket's CORS rules and public-read policy (idempotent)",
+    )
     sub.add_parser(
         "serve",
         help="serve the nightly on its schedule (starts a Prefect server unless PREFECT_API_URL)",

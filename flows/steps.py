@@ -30,12 +30,17 @@ from pipeline.assembly import (
 )
 from pipeline.outbox import OutboxProblem, outbox_entry
 from pipeline.pool import CellReport, UnitCell, fill_pool
+from site_builder.documents import paper_document
 from site_builder.export import (
     ExportReport,
     export_daily_paper,
+    exported_daily_dates,
+    exported_question_ids,
     publish_daily_pointer,
     write_question_files,
 )
+from site_builder.html import write_previews
+from site_builder.openapi import static_documents
 from site_builder.run_report import AttemptRow, CoverageRow
 from site_builder.snapshot import POOL_SNAPSHOT_KEY, pool_snapshot
 
@@ -176,29 +181,62 @@ EXPORT_BATCH = 100
 
 
 def export_step(services: Services, paper: Paper) -> ExportReport:
-    """Write every question file, then the dated paper."""
+    """Write the files of questions not exported yet, then the dated paper (and its variants).
+
+    Only new questions are read and rendered: the cost grows with what is new, not the pool.
+    """
+    store = services.store
+    exported = exported_question_ids(store)
     with open_warehouse(services.settings.warehouse_path) as wh:
-        everything = wh.questions()
-        by_id = {q.question_id: q for q in everything}
-        paper_questions = [by_id[i] for i in paper.question_ids]
-    written = 0
-    for start in range(0, len(everything), EXPORT_BATCH):
-        written += write_question_files(services.store, everything[start : start + EXPORT_BATCH])[0]
-        done = min(start + EXPORT_BATCH, len(everything))
-        log.info("export: %d of %d question files checked", done, len(everything))
-    report = export_daily_paper(services.store, paper, paper_questions, everything)
+        fresh_ids = [i for i in wh.question_ids() if i not in exported]
+        fresh = wh.questions(fresh_ids)
+        paper_questions = wh.questions(list(paper.question_ids))
+    already = len(exported)
+    for start in range(0, len(fresh), EXPORT_BATCH):
+        write_question_files(store, fresh[start : start + EXPORT_BATCH], exported)
+        done = min(start + EXPORT_BATCH, len(fresh))
+        log.info("export: %d of %d new question files written", done, len(fresh))
+    report = export_daily_paper(store, paper, paper_questions, paper_questions)
     log.info(
         "export: dated paper %s %s",
         paper.exam_id,
         "written" if report.paper_written else "unchanged",
     )
-    return ExportReport(written, len(everything) - written, report.paper_written)
+    previews = write_previews(store, paper_document(paper, paper_questions), paper_questions)
+    with open_warehouse(services.settings.warehouse_path) as wh:
+        withdrawals = wh.con.execute(
+            "SELECT question_id, reason, withdrawn_at FROM withdrawals"
+        ).fetchall()
+    documents = static_documents(
+        services.syllabus,
+        exported_daily_dates(store),
+        [{"question_id": i, "reason": r, "withdrawn_at": t} for i, r, t in withdrawals],
+    )
+    for key, data in documents.items():  # lists that change; the pointer still comes last
+        if store.get(key) != data:
+            store.put(key, data)
+    log.info("export: %d preview pages; index, syllabus and API document current", previews)
+    return ExportReport(len(fresh), already, report.paper_written)
 
 
 def publish_step(services: Services, paper: Paper) -> bool:
-    """Move the daily pointer to the paper (last, so it never points at a missing file)."""
+    """Move the daily pointer to the paper (last, so it never points at a missing file).
+
+    With QFORGE_PUBLISH_BUCKET set, the tree is then mirrored to that bucket, which again
+    switches its pointer last.
+    """
     assert paper.exam_date is not None
-    return publish_daily_pointer(services.store, paper.exam_date)
+    moved = publish_daily_pointer(services.store, paper.exam_date)
+    s = services.settings
+    if s.publish_bucket:
+        from core.providers import publish_target
+        from site_builder.s3 import publish_tree
+
+        report = publish_tree(
+            services.store, publish_target(s), timezone=s.timezone, workers=s.publish_workers
+        )
+        log.info("publish: %d uploaded, %d already there", report.uploaded, report.skipped)
+    return moved
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from core.settings import REPO_ROOT
 from core.storage import LocalObjectStore
 from core.warehouse import open_warehouse
 from site_builder.documents import DAILY_POINTER_KEY, daily_paper_key, question_key
+from site_builder.export import exported_daily_dates
 
 DATE = "2026-03-02"
 KILL_POINTS = ("qforge pool ", "export: 100 of", "export: dated paper")
@@ -53,10 +54,13 @@ def _tree_is_consistent(home: Path) -> None:
     pointer = store.get(DAILY_POINTER_KEY)
     if pointer is not None:
         assert store.exists(daily_paper_key(json.loads(pointer)["date"]))
-    for key in store.keys("api/v1/exams/daily/"):
-        paper = json.loads(store.get(key) or b"{}")
+    for date in exported_daily_dates(store):
+        paper = json.loads(store.get(daily_paper_key(date)) or b"{}")
         for q in paper["questions"]:
-            assert store.exists(question_key(q["id"])), (key, q["id"])
+            assert store.exists(question_key(q["id"])), (date, q["id"])
+    index = store.get("api/v1/exams/daily/index")
+    for entry in json.loads(index or b'{"papers": []}')["papers"]:
+        assert store.exists(daily_paper_key(entry["date"]))
 
 
 def _state(home: Path) -> dict[str, object]:

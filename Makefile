@@ -38,6 +38,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.retrieval
 	$(BIN)/python -m bench.generation
 	$(BIN)/python -m bench.assembly
+	$(BIN)/python -m bench.export
 
 clean:
 	rm -rf $(VENV) .qforge .pytest_cache .mypy_cache .ruff_cache

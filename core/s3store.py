@@ -9,7 +9,7 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -223,6 +223,11 @@ class S3ObjectStore:
             args["IfNoneMatch"] = "*"
         with self._named_errors(key):
             self.client.put_object(**args)
+
+    def put_many(self, items: Sequence[tuple[str, bytes]]) -> None:
+        """Write many keys (one request each: S3 has no batch put)."""
+        for key, data in items:
+            self.put(key, data)
 
     def put(self, key: str, data: bytes, headers: ObjectHeaders | None = None) -> None:
         """Write or replace key (S3 replaces whole objects: readers see old or new bytes)."""

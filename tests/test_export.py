@@ -104,3 +104,15 @@ def test_a_warehouse_export_writes_only_what_is_new(tmp_path: Path, questions) -
     mtimes = {p: p.stat().st_mtime_ns for p in (tmp_path / "store").rglob("*.obj")}
     export_daily_paper(store, _paper(questions), questions[:4], questions)
     assert {p: p.stat().st_mtime_ns for p in (tmp_path / "store").rglob("*.obj")} == mtimes
+
+
+def test_a_file_the_manifest_missed_is_compared_not_overwritten(tmp_path: Path, questions) -> None:
+    from site_builder.export import EXPORT_MANIFEST_KEY
+
+    store = LocalObjectStore(tmp_path)
+    write_question_files(store, questions)
+    # As after a run killed between writing files and recording them: the manifest lags.
+    store.put(EXPORT_MANIFEST_KEY, b"")
+    store.put(question_key(questions[0].question_id), b'{"id":"edited"}')
+    with pytest.raises(ExportMismatchError, match=questions[0].question_id):
+        write_question_files(store, questions)

@@ -224,10 +224,18 @@ class S3ObjectStore:
         with self._named_errors(key):
             self.client.put_object(**args)
 
-    def put_many(self, items: Sequence[tuple[str, bytes]]) -> None:
-        """Write many keys (one request each: S3 has no batch put)."""
+    def flush(self) -> None:
+        """Nothing to do: an S3 put is durable when it returns."""
+
+    def put_new(self, items: Sequence[tuple[str, bytes]]) -> list[str]:
+        """Write the keys that do not exist yet (one request each); return those that did."""
+        present = []
         for key, data in items:
-            self.put(key, data)
+            if self.exists(key):
+                present.append(key)
+            else:
+                self.put(key, data)
+        return present
 
     def put(self, key: str, data: bytes, headers: ObjectHeaders | None = None) -> None:
         """Write or replace key (S3 replaces whole objects: readers see old or new bytes)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from core.records import IDENTITY_ORDER, OPTION_KEYS, Question
@@ -44,3 +45,9 @@ def stored_question(question: Question) -> dict[str, Any]:
         ],
         "explanation_html": markdown_html(c.explanation_markdown),
     }
+
+
+def question_file_bytes(question: Question) -> bytes:
+    """The published bytes of a question's file (2.3): stable, compact, UTF-8 JSON."""
+    document = stored_question(question)
+    return json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8")

@@ -32,7 +32,9 @@ class ObjectStore(Protocol):
 
     def keys(self, prefix: str) -> list[str]: ...
 
-    def put_many(self, items: Sequence[tuple[str, bytes]]) -> None: ...
+    def put_new(self, items: Sequence[tuple[str, bytes]]) -> list[str]: ...
+
+    def flush(self) -> None: ...
 
 
 def validate_key(key: str) -> str:
@@ -91,25 +93,40 @@ class LocalObjectStore:
             Path(tmp).unlink(missing_ok=True)
             raise
 
-    def put_many(self, items: Sequence[tuple[str, bytes]]) -> None:
-        """Write many keys, each atomically (temp file + rename), then make them durable at once.
+    def put_new(self, items: Sequence[tuple[str, bytes]]) -> list[str]:
+        """Write the keys that do not exist yet; return the keys that already did (untouched).
 
-        One sync for the batch instead of one fsync per file: a bulk export of small files
-        spends most of its time in fsync otherwise (0.64 ms against 0.12 ms per file here).
+        Each file is written whole (temp file, then a no-clobber link into place) but not
+        fsynced (0.64 ms against about 0.1 ms per small file here): call `flush` once after a
+        bulk write, before recording it anywhere. Plain os calls: pathlib costs more than the
+        writes.
         """
-        for key, data in items:
-            path = self.path_for(key)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        present: list[str] = []
+        made: set[str] = set()
+        pid = os.getpid()
+        for n, (key, data) in enumerate(items):
+            path = str(self.path_for(key))
+            parent = os.path.dirname(path)
+            if parent not in made:
+                os.makedirs(parent, exist_ok=True)
+                made.add(parent)
+            tmp = f"{parent}/.tmp-{pid}-{n}"
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
             try:
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(data)
-                os.replace(tmp, path)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
-        if items:
-            os.sync()
+                os.write(fd, data)
+            finally:
+                os.close(fd)
+            try:
+                os.link(tmp, path)  # fails if the key exists: never overwrites
+            except FileExistsError:
+                present.append(key)
+            finally:
+                os.unlink(tmp)
+        return present
+
+    def flush(self) -> None:
+        """Make every earlier write durable (one sync for a whole bulk write)."""
+        os.sync()
 
     def put_immutable(self, key: str, data: bytes) -> bool:
         """Write key once; True if written, False if the same bytes were there, error if others."""

@@ -15,6 +15,7 @@ import pyarrow as pa
 from core.analytics import create_views
 from core.ids import canonical_json
 from core.records import Attempt, Paper, Question
+from core.shapes import question_file_bytes
 
 
 class ImmutableRecordError(RuntimeError):
@@ -82,6 +83,11 @@ MIGRATIONS: tuple[str, ...] = (
         withdrawn_at TIMESTAMPTZ NOT NULL
     );
     ALTER TABLE paper_items ADD COLUMN option_order VARCHAR;
+    """,
+    # v3: each question's published file, rendered once when the question is stored, so an
+    # export writes bytes instead of rendering Markdown and MathML again (NULL: render then).
+    """
+    ALTER TABLE questions ADD COLUMN file_json VARCHAR;
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -192,6 +198,7 @@ class Warehouse:
                     content,
                     q.model_dump_json(),
                     _now(),
+                    question_file_bytes(q).decode("utf-8"),
                 ]
             )
         if rows:
@@ -235,6 +242,23 @@ class Warehouse:
             self.con.execute(f"INSERT INTO {table} SELECT * FROM _incoming {conflict}")
         finally:
             self.con.unregister("_incoming")
+
+    def question_files(self, ids: Sequence[str]) -> list[tuple[str, bytes]]:
+        """(id, published file bytes) of stored questions, rendered at insert (or now, if older)."""
+        rows = self.con.execute(
+            "SELECT question_id, file_json, record_json FROM questions WHERE question_id IN "
+            "(SELECT unnest(?::VARCHAR[])) ORDER BY question_id",
+            [list(ids)],
+        ).fetchall()
+        return [
+            (
+                i,
+                f.encode("utf-8")
+                if f is not None
+                else question_file_bytes(Question.model_validate_json(r)),
+            )
+            for i, f, r in rows
+        ]
 
     def questions(self, ids: Sequence[str] | None = None) -> list[Question]:
         """Stored questions (all, or the given ids in the given order)."""

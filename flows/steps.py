@@ -37,7 +37,7 @@ from site_builder.export import (
     exported_daily_dates,
     exported_question_ids,
     publish_daily_pointer,
-    write_question_files,
+    write_rendered_files,
 )
 from site_builder.html import write_previews
 from site_builder.openapi import static_documents
@@ -177,7 +177,7 @@ def build_paper_step(services: Services, date: dt.date) -> Paper:
         return outcome
 
 
-EXPORT_BATCH = 100
+EXPORT_BATCH = 500
 
 
 def export_step(services: Services, paper: Paper) -> ExportReport:
@@ -187,15 +187,16 @@ def export_step(services: Services, paper: Paper) -> ExportReport:
     """
     store = services.store
     exported = exported_question_ids(store)
+    already = len(exported)
     with open_warehouse(services.settings.warehouse_path) as wh:
         fresh_ids = [i for i in wh.question_ids() if i not in exported]
-        fresh = wh.questions(fresh_ids)
         paper_questions = wh.questions(list(paper.question_ids))
-    already = len(exported)
-    for start in range(0, len(fresh), EXPORT_BATCH):
-        write_question_files(store, fresh[start : start + EXPORT_BATCH], exported)
-        done = min(start + EXPORT_BATCH, len(fresh))
-        log.info("export: %d of %d new question files written", done, len(fresh))
+        for start in range(0, len(fresh_ids), EXPORT_BATCH):
+            # Files were rendered when their questions were stored: this only writes bytes.
+            files = wh.question_files(fresh_ids[start : start + EXPORT_BATCH])
+            write_rendered_files(store, files, exported)
+            done = min(start + EXPORT_BATCH, len(fresh_ids))
+            log.info("export: %d of %d new question files written", done, len(fresh_ids))
     report = export_daily_paper(store, paper, paper_questions, paper_questions)
     log.info(
         "export: dated paper %s %s",
@@ -216,7 +217,7 @@ def export_step(services: Services, paper: Paper) -> ExportReport:
         if store.get(key) != data:
             store.put(key, data)
     log.info("export: %d preview pages; index, syllabus and API document current", previews)
-    return ExportReport(len(fresh), already, report.paper_written)
+    return ExportReport(len(fresh_ids), already, report.paper_written)
 
 
 def publish_step(services: Services, paper: Paper) -> bool:

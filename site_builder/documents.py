@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, TypedDict
 
 from core.records import Difficulty, Paper, PaperBlueprint, Question, Subject
-from core.shapes import daily_question, stored_question
+from core.shapes import daily_question, question_file_bytes
 from kb.syllabus import Syllabus, Topic
 
 API_PREFIX = "api/v1"
@@ -80,7 +80,7 @@ def json_bytes(document: Any) -> bytes:
 
 
 def question_file(question: Question) -> bytes:
-    return json_bytes(stored_question(question))
+    return question_file_bytes(question)
 
 
 # ── Static endpoints beyond the spec's three (issue 7) ───────────────────────────────────────

@@ -66,6 +66,7 @@ def record_exported(store: ObjectStore, ids: set[str]) -> None:
     """Write the manifest of exported ids (after the files themselves), if it changed."""
     data = "\n".join(sorted(ids)).encode("ascii")
     if store.get(EXPORT_MANIFEST_KEY) != data:
+        store.flush()  # the files it names are durable before it is
         store.put(EXPORT_MANIFEST_KEY, data)
 
 
@@ -75,23 +76,31 @@ def write_question_files(
     """Write the files of questions not exported yet; returns (written, already there).
 
     Only new questions are rendered, so the cost grows with what is new, not with the pool;
-    `verify_question_files` re-renders everything when that is wanted. A file that exists but
-    is missing from the manifest (a killed run) is compared, never overwritten.
+    `verify_question_files` re-renders everything when that is wanted.
     """
     known = exported_question_ids(store) if exported is None else exported
-    fresh = [q for q in questions if q.question_id not in known]
-    batch: list[tuple[str, bytes]] = []
-    for q in fresh:
-        key = question_key(q.question_id)
-        if store.exists(key):
-            _put_immutable(store, key, question_file(q), q.question_id)
-        else:
-            batch.append((key, question_file(q)))
-        known.add(q.question_id)
-    store.put_many(batch)
+    fresh = [(q.question_id, question_file(q)) for q in questions if q.question_id not in known]
+    write_rendered_files(store, fresh, known)
     if exported is None:
         record_exported(store, known)
     return len(fresh), len(questions) - len(fresh)
+
+
+def write_rendered_files(
+    store: ObjectStore, files: Sequence[tuple[str, bytes]], exported: set[str]
+) -> int:
+    """Write already-rendered question files (id, bytes) not exported yet; returns how many.
+
+    A file that exists but is missing from the manifest (a killed run) is compared, never
+    overwritten. `record_exported` makes the files durable before it names them.
+    """
+    batch = {question_key(i): (i, data) for i, data in files if i not in exported}
+    present = store.put_new([(key, data) for key, (_, data) in batch.items()])
+    for key in present:  # there already (a killed run wrote it): it must hold the same bytes
+        question_id, data = batch[key]
+        _put_immutable(store, key, data, question_id)
+    exported.update(i for i, _ in batch.values())
+    return len(batch) - len(present)
 
 
 def verify_question_files(store: ObjectStore, questions: Sequence[Question]) -> list[str]:

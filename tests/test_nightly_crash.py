@@ -26,7 +26,7 @@ from site_builder.documents import DAILY_POINTER_KEY, daily_paper_key, question_
 from site_builder.export import exported_daily_dates
 
 DATE = "2026-03-02"
-KILL_POINTS = ("qforge pool ", "export: 100 of", "export: dated paper")
+KILL_POINTS = ("qforge pool ", "new question files written", "export: dated paper")
 
 
 def _nightly(home: Path, kill_at: str | None = None) -> int:

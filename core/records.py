@@ -244,3 +244,28 @@ class OutboxEntry(Record):
 
 def outbox_key(question_id: str) -> str:
     return f"{OUTBOX_PREFIX}{question_id}"
+
+
+def choice_draft(
+    tag: SyllabusTag,
+    difficulty: Difficulty,
+    difficulty_reason: str,
+    question_format: QuestionFormat,
+    stem: str,
+    options: Sequence[str],
+    correct: str,
+    explanation: str,
+    provenance: Provenance,
+) -> Draft:
+    """A draft whose four option texts are keyed A–D in the order given, `correct` among them."""
+    content = QuestionContent(
+        tag=tag,
+        difficulty=difficulty,
+        difficulty_reason=difficulty_reason,
+        format=question_format,
+        stem_markdown=stem,
+        options=keyed_options(options),
+        correct_key=OPTION_KEYS[list(options).index(correct)],
+        explanation_markdown=explanation,
+    )
+    return Draft(content=content, provenance=provenance)

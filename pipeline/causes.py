@@ -12,13 +12,11 @@ from collections.abc import Iterator
 
 from core.ids import digest
 from core.records import (
-    OPTION_KEYS,
     Difficulty,
     Draft,
     Provenance,
-    QuestionContent,
     QuestionFormat,
-    keyed_options,
+    choice_draft,
 )
 from kb.knowledge import Cause, CauseTable, KnowledgeBase
 from kb.retrieval import content_tokens, sentences
@@ -79,24 +77,23 @@ def assertion_reason_draft(
         3: f"A is false: in fact, {cause.assertion}. R is true.",
     }
     explanation = notes[case] + (f"\n\n> {evidence}" if evidence else "")
-    content = QuestionContent(
-        tag=syllabus.topic(table.topic_id).tag,
-        difficulty=Difficulty.HARD,
-        difficulty_reason=DIFFICULTY_REASON,
-        format=QuestionFormat.ASSERTION_REASON,
-        stem_markdown=stem,
-        options=keyed_options(options),
-        correct_key=OPTION_KEYS[options.index(correct)],
-        explanation_markdown=explanation,
+    provenance = Provenance(
+        generator=GENERATOR,
+        template_id=table.relation_id,
+        context_ids=tuple(sorted({cause.chunk_id, other.chunk_id})),
+        params=(("case", str(case)), ("cause", cause.assertion), ("seed", str(seed))),
     )
-    return Draft(
-        content=content,
-        provenance=Provenance(
-            generator=GENERATOR,
-            template_id=table.relation_id,
-            context_ids=tuple(sorted({cause.chunk_id, other.chunk_id})),
-            params=(("case", str(case)), ("cause", cause.assertion), ("seed", str(seed))),
-        ),
+    tag = syllabus.topic(table.topic_id).tag
+    return choice_draft(
+        tag,
+        Difficulty.HARD,
+        DIFFICULTY_REASON,
+        QuestionFormat.ASSERTION_REASON,
+        stem,
+        options,
+        correct,
+        explanation,
+        provenance,
     )
 
 

@@ -17,14 +17,12 @@ from itertools import combinations
 
 from core.ids import digest
 from core.records import (
-    OPTION_KEYS,
     Difficulty,
     Draft,
     Provenance,
-    QuestionContent,
     QuestionFormat,
     Subject,
-    keyed_options,
+    choice_draft,
 )
 from kb.elements import Configuration, Element, ElementData
 from kb.syllabus import Syllabus
@@ -111,19 +109,18 @@ def _draft(
     if len(set(options)) != 4 or answer not in options:
         return None
     random.Random(digest([template_id, seed])).shuffle(options)
-    content = QuestionContent(
-        tag=syllabus.topic(topic_id).tag,
-        difficulty=difficulty,
-        difficulty_reason=reason,
-        format=QuestionFormat.SINGLE_CORRECT,
-        stem_markdown=stem,
-        options=keyed_options(options),
-        correct_key=OPTION_KEYS[options.index(answer)],
-        explanation_markdown=explanation,
-    )
-    return Draft(
-        content=content,
-        provenance=Provenance(generator=GENERATOR, template_id=template_id, params=params),
+    provenance = Provenance(generator=GENERATOR, template_id=template_id, params=params)
+    tag = syllabus.topic(topic_id).tag
+    return choice_draft(
+        tag,
+        difficulty,
+        reason,
+        QuestionFormat.SINGLE_CORRECT,
+        stem,
+        options,
+        answer,
+        explanation,
+        provenance,
     )
 
 

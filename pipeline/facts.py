@@ -13,13 +13,11 @@ from dataclasses import dataclass
 
 from core.ids import digest
 from core.records import (
-    OPTION_KEYS,
     Difficulty,
     Draft,
     Provenance,
-    QuestionContent,
     QuestionFormat,
-    keyed_options,
+    choice_draft,
 )
 from kb.knowledge import Fact, FactTable, KnowledgeBase
 from kb.retrieval import sentences
@@ -129,24 +127,23 @@ def _draft(
     assert table.topic_id is not None
     if len(set(options)) != 4:
         return None
-    content = QuestionContent(
-        tag=syllabus.topic(table.topic_id).tag,
-        difficulty=fmt.difficulty,
-        difficulty_reason=fmt.reason,
-        format=fmt.question_format,
-        stem_markdown=stem,
-        options=keyed_options(options),
-        correct_key=OPTION_KEYS[options.index(correct)],
-        explanation_markdown=explanation,
+    provenance = Provenance(
+        generator=GENERATOR,
+        template_id=table.relation_id,
+        context_ids=tuple(sorted(set(context))),
+        params=(("format", fmt.kind), ("key", key)),
     )
-    return Draft(
-        content=content,
-        provenance=Provenance(
-            generator=GENERATOR,
-            template_id=table.relation_id,
-            context_ids=tuple(sorted(set(context))),
-            params=(("format", fmt.kind), ("key", key)),
-        ),
+    tag = syllabus.topic(table.topic_id).tag
+    return choice_draft(
+        tag,
+        fmt.difficulty,
+        fmt.reason,
+        fmt.question_format,
+        stem,
+        options,
+        correct,
+        explanation,
+        provenance,
     )
 
 

@@ -6,22 +6,12 @@ import io
 
 import polars as pl
 
+from pipeline.assembly import POOL_COLUMNS
+
 POOL_SNAPSHOT_KEY = "internal/pool/snapshot.parquet"
-SNAPSHOT_COLUMNS = (
-    "question_id",
-    "subject",
-    "unit_id",
-    "topic_id",
-    "difficulty",
-    "format",
-    "template_id",
-    "figure",
-    "near_duplicate_group",
-    "times_used",
-    "last_used",
-    "last_daily",
-    "correct_key",
-)
+# What the worker's assembler reads (it runs the same assembly on the snapshot), and the
+# template for reports.
+SNAPSHOT_COLUMNS = (*POOL_COLUMNS, "template_id")
 
 
 def pool_snapshot(pool: pl.DataFrame) -> bytes:

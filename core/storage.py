@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
@@ -103,14 +104,14 @@ class LocalObjectStore:
         """
         present: list[str] = []
         made: set[str] = set()
-        pid = os.getpid()
+        owner = f"{os.getpid()}-{threading.get_ident()}"  # unique across processes and threads
         for n, (key, data) in enumerate(items):
             path = str(self.path_for(key))
             parent = os.path.dirname(path)
             if parent not in made:
                 os.makedirs(parent, exist_ok=True)
                 made.add(parent)
-            tmp = f"{parent}/.tmp-{pid}-{n}"
+            tmp = f"{parent}/.tmp-{owner}-{n}"
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
             try:
                 os.write(fd, data)

@@ -244,6 +244,10 @@ def _cmd_api(settings: Settings, args: argparse.Namespace) -> int:
         paper = json.loads(pointer)
         print(f"  {base}/api/v1/exams/daily/{paper['date']}")
         print(f"  {base}/api/v1/questions/{paper['questions'][0]['id']}")
+        print(f"  {base}/api/v1/exams/daily/{paper['date']}.html  (printable, then the key)")
+    print(f"  {base}/api/v1/exams/daily/index")
+    print(f"  {base}/api/v1/syllabus")
+    print(f"  {base}/api/v1/openapi.json")
     print(f"  {base}/healthz")
     uvicorn.run(create_app(settings, store), host=host, port=port, log_level="info")
     return 0

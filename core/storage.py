@@ -105,9 +105,10 @@ class LocalObjectStore:
         present: list[str] = []
         made: set[str] = set()
         owner = f"{os.getpid()}-{threading.get_ident()}"  # unique across processes and threads
+        root = str(self.root)
         for n, (key, data) in enumerate(items):
-            path = str(self.path_for(key))
-            parent = os.path.dirname(path)
+            path = f"{root}/{validate_key(key)}{OBJECT_SUFFIX}"
+            parent = path.rpartition("/")[0]
             if parent not in made:
                 os.makedirs(parent, exist_ok=True)
                 made.add(parent)

@@ -9,13 +9,14 @@ from pathlib import Path
 import pytest
 
 from core.analytics import snapshot_connection
-from core.records import OutboxEntry, Subject, outbox_key
+from core.records import Difficulty, OutboxEntry, Subject, outbox_key
 from core.settings import Settings
 from core.warehouse import open_warehouse
 from flows.nightly import call_directly, run_nightly
 from flows.services import Services, build_services
 from flows.steps import ingest_outbox_step
 from pipeline.generation import judged, solver_view
+from pipeline.practice import practice_pick
 from site_builder.documents import DAILY_POINTER_KEY, daily_paper_key
 from site_builder.snapshot import POOL_SNAPSHOT_KEY, read_pool_snapshot
 
@@ -47,6 +48,9 @@ def test_the_run_leaves_snapshots_for_the_worker_and_for_analysts(week) -> None:
         stored = len(wh.question_ids())
     assert pool.height == stored
     assert {"near_duplicate_group", "times_used", "figure", "topic_id"} <= set(pool.columns)
+    topic, difficulty = pool.row(0, named=True)["topic_id"], pool.row(0, named=True)["difficulty"]
+    pick = practice_pick(pool, topic, Difficulty(difficulty), 10, seed="job-test")
+    assert pick.question_ids and len(pick.question_ids) + pick.short == 10
     con = snapshot_connection(services.settings.warehouse_export_dir)
     assert con.execute("SELECT count(DISTINCT exam_id) FROM paper_items").fetchall() == [(3,)]
 

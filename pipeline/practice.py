@@ -1,0 +1,52 @@
+"""Custom topic practice (SPEC 2.4): the questions a practice set takes from the pool snapshot.
+
+The worker samples the latest pool snapshot (site_builder.snapshot) and generates only what the
+topic lacks. This is the sampling half: which servable questions of the topic and difficulty a
+request gets, and how many more it would need.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+from core.ids import digest
+from core.records import Difficulty
+
+MAX_PRACTICE_QUESTIONS = 10
+
+
+@dataclass(frozen=True)
+class PracticePick:
+    question_ids: tuple[str, ...]
+    short: int  # how many more questions the topic × difficulty needs (0: served from the pool)
+
+
+def practice_pick(
+    snapshot: pl.DataFrame, topic_id: str, difficulty: Difficulty, count: int, seed: str
+) -> PracticePick:
+    """Up to `count` servable questions of the topic at the difficulty, and what is short.
+
+    One question per near-duplicate group (a set never asks one fact twice), the least used
+    first, then in an order fixed by the seed (the job id), so a retried job picks the same set.
+    """
+    if not 1 <= count <= MAX_PRACTICE_QUESTIONS:
+        raise ValueError(f"question_count must be 1 to {MAX_PRACTICE_QUESTIONS}, got {count}")
+    cell = snapshot.filter(
+        (pl.col("topic_id") == topic_id)
+        & (pl.col("difficulty") == difficulty.value)
+        & ~pl.col("withdrawn")
+    )
+    ranked = (
+        cell.with_columns(
+            pl.col("question_id")
+            .map_elements(lambda q: digest([seed, q]), return_dtype=pl.String)
+            .alias("_order")
+        )
+        .sort("times_used", "_order")
+        .unique("near_duplicate_group", keep="first", maintain_order=True)
+        .head(count)
+    )
+    ids = tuple(ranked["question_id"].to_list())
+    return PracticePick(ids, count - len(ids))

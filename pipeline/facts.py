@@ -22,6 +22,7 @@ from core.records import (
 from kb.knowledge import Fact, FactTable, KnowledgeBase
 from kb.retrieval import sentences
 from kb.syllabus import Syllabus
+from pipeline.streams import round_robin
 
 GENERATOR = "offline.facts"
 
@@ -411,14 +412,9 @@ def fact_drafts(
     """Every draft this table offers at a difficulty, its formats taking turns, in a fixed order."""
     if table.topic_id is None or syllabus.topic(table.topic_id).deleted:
         return
-    streams = [_format_drafts(table, f, kb, syllabus) for f in FORMATS_BY_DIFFICULTY[difficulty]]
-    while streams:
-        for stream in list(streams):
-            item = next(stream, None)
-            if item is None:
-                streams.remove(stream)
-            else:
-                yield item
+    yield from round_robin(
+        _format_drafts(table, f, kb, syllabus) for f in FORMATS_BY_DIFFICULTY[difficulty]
+    )
 
 
 PAIR_SPLIT = re.compile(r"\s+[—–]\s+")

@@ -28,6 +28,7 @@ from pipeline.causes import assertion_reason_drafts
 from pipeline.elements import element_drafts
 from pipeline.facts import fact_drafts
 from pipeline.numerical import NumericalTemplate, numerical_drafts
+from pipeline.streams import round_robin
 
 MIN_CONFIDENCE = 0.1
 
@@ -148,18 +149,6 @@ def judged(
     return attempt, question
 
 
-def _round_robin(sources: list[Iterator[Draft]]) -> Iterator[Draft]:
-    """One draft from each source in turn, so no template crowds out the others."""
-    live = list(sources)
-    while live:
-        for source in list(live):
-            item = next(source, None)
-            if item is None:
-                live.remove(source)
-            else:
-                yield item
-
-
 @dataclass(frozen=True)
 class OfflineDrafter:
     """The embedded drafter: parametric numericals, fact-table and element-data questions."""
@@ -205,5 +194,5 @@ class OfflineDrafter:
                 if in_unit(topic_id)
             ]
         # Numericals and facts alternate, so seventeen fact tables do not drown two templates.
-        groups = [_round_robin(g) for g in (numericals, facts) if g]
-        return _round_robin(groups)
+        groups = [round_robin(g) for g in (numericals, facts) if g]
+        return round_robin(groups)

@@ -37,6 +37,7 @@ from site_builder.export import (
     exported_daily_dates,
     exported_question_ids,
     publish_daily_pointer,
+    record_exported,
     write_rendered_files,
 )
 from site_builder.html import write_previews
@@ -183,7 +184,8 @@ EXPORT_BATCH = 500
 def export_step(services: Services, paper: Paper) -> ExportReport:
     """Write the files of questions not exported yet, then the dated paper (and its variants).
 
-    Only new questions are read and rendered: the cost grows with what is new, not the pool.
+    Only new questions' files (rendered when they were stored) are read and written: the cost
+    grows with what is new, not with the pool.
     """
     store = services.store
     exported = exported_question_ids(store)
@@ -197,6 +199,11 @@ def export_step(services: Services, paper: Paper) -> ExportReport:
             write_rendered_files(store, files, exported)
             done = min(start + EXPORT_BATCH, len(fresh_ids))
             log.info("export: %d of %d new question files written", done, len(fresh_ids))
+        withdrawals = wh.con.execute(
+            "SELECT question_id, reason, withdrawn_at FROM withdrawals"
+        ).fetchall()
+    # Recorded before the paper, so the paper's export finds them and renders none again.
+    record_exported(store, exported)
     report = export_daily_paper(store, paper, paper_questions, paper_questions)
     log.info(
         "export: dated paper %s %s",
@@ -204,10 +211,6 @@ def export_step(services: Services, paper: Paper) -> ExportReport:
         "written" if report.paper_written else "unchanged",
     )
     previews = write_previews(store, paper_document(paper, paper_questions), paper_questions)
-    with open_warehouse(services.settings.warehouse_path) as wh:
-        withdrawals = wh.con.execute(
-            "SELECT question_id, reason, withdrawn_at FROM withdrawals"
-        ).fetchall()
     documents = static_documents(
         services.syllabus,
         exported_daily_dates(store),

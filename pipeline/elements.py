@@ -24,7 +24,7 @@ from core.records import (
     Subject,
     choice_draft,
 )
-from kb.elements import Configuration, Element, ElementData
+from kb.elements import Element, ElementData
 from kb.syllabus import Syllabus
 from pipeline.element_solver import madelung
 
@@ -224,16 +224,12 @@ def configuration_tex(config: dict[str, int], core: dict[str, int], core_symbol:
     return " ".join(([f"[{core_symbol}]"] if core_symbol else []) + rest)
 
 
-def _as_dict(config: Configuration) -> dict[str, int]:
-    return dict(config)
-
-
 def configuration_draft(e: Element, data: ElementData, syllabus: Syllabus) -> Draft | None:
     """The ground-state configuration of an element, among named slips."""
     core_z = _core_z(e.z)
-    core = _as_dict(data.by_z[core_z].configuration) if core_z else {}
+    core = dict(data.by_z[core_z].configuration) if core_z else {}
     symbol = NOBLE_GASES.get(core_z, "")
-    true = _as_dict(e.configuration)
+    true = dict(e.configuration)
     # Strict n + l filling is the slip that misses the Cr and Cu exceptions.
     slips: list[tuple[str, dict[str, int]]] = [("strict n + l filling", madelung(e.z))]
     outer_s = max((s for s in true if s.endswith("s")), key=lambda s: int(s[0]))
@@ -250,7 +246,7 @@ def configuration_draft(e: Element, data: ElementData, syllabus: Syllabus) -> Dr
     for dz, name in ((-1, "one electron too few"), (1, "one electron too many")):
         other = data.by_z.get(e.z + dz)
         if other is not None and _core_z(other.z) == core_z:
-            slips.append((name, _as_dict(other.configuration)))
+            slips.append((name, dict(other.configuration)))
     answer = configuration_tex(true, core, symbol)
     chosen: list[tuple[str, str]] = []
     for name, config in slips:
@@ -325,7 +321,7 @@ def spin_only_moment(n: int) -> float:
 
 
 def _ion_slips(e: Element, charge: int) -> list[tuple[str, int]]:
-    atom = _as_dict(e.configuration)
+    atom = dict(e.configuration)
     d_electrons = atom.get("3d", 0) + atom.get("4s", 0) - charge
     from_d_first = dict(atom)
     from_d_first["3d"] = max(0, atom.get("3d", 0) - charge)
@@ -370,7 +366,7 @@ def ion_drafts(data: ElementData, difficulty: Difficulty, syllabus: Syllabus) ->
                     f"(Z = {e.z} for {e.symbol}) is"
                 )
                 reason = "ion configuration (4s emptied first), then Hund's rule"
-            d = _as_dict(ion.configuration).get("3d", 0)
+            d = dict(ion.configuration).get("3d", 0)
             answer = texts[0]
             explanation = (
                 f"{ion_tex(e, ion.charge)} loses its 4s electrons first, leaving "

@@ -93,8 +93,10 @@ def main(argv: list[str] | None = None) -> None:
             started = time.perf_counter()
             exported = exported_question_ids(store)
             ids = wh.question_ids()
-            for i in range(0, len(ids), 5_000):
-                write_rendered_files(store, wh.question_files(ids[i : i + 5_000]), exported)
+            files = (
+                f for i in range(0, len(ids), 5_000) for f in wh.question_files(ids[i : i + 5_000])
+            )
+            write_rendered_files(store, files, exported)
             written = time.perf_counter() - started
             record_exported(store, exported)  # one sync makes every file durable, then the list
             full = time.perf_counter() - started

@@ -9,7 +9,7 @@ from __future__ import annotations
 import base64
 import datetime as dt
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -227,15 +227,28 @@ class S3ObjectStore:
     def flush(self) -> None:
         """Nothing to do: an S3 put is durable when it returns."""
 
-    def put_new(self, items: Sequence[tuple[str, bytes]]) -> list[str]:
-        """Write the keys that do not exist yet (one request each); return those that did."""
-        present = []
+    def put_new(self, items: Iterable[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
+        """Write the keys that do not exist yet (one request each); return the items that did."""
+        present: list[tuple[str, bytes]] = []
         for key, data in items:
-            if self.exists(key):
-                present.append(key)
-            else:
-                self.put(key, data)
+            try:
+                self.write(key, data, None, if_absent=True)  # atomic: one writer wins
+            except ClientError as exc:
+                code = _code(exc)
+                if code in {"PreconditionFailed", "412", "ConditionalRequestConflict"}:
+                    present.append((key, data))
+                elif code != "NotImplemented":
+                    raise
+                elif self.exists(key):  # an endpoint without conditional writes
+                    present.append((key, data))
+                else:
+                    self.put(key, data)
         return present
+
+    def delete(self, key: str) -> None:
+        """Remove key if present (only for internal bookkeeping: published keys are immutable)."""
+        with self._named_errors(key):
+            self.client.delete_object(Bucket=self.bucket, Key=self.name_for(key))
 
     def put(self, key: str, data: bytes, headers: ObjectHeaders | None = None) -> None:
         """Write or replace key (S3 replaces whole objects: readers see old or new bytes)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -193,12 +193,16 @@ def export_step(services: Services, paper: Paper) -> ExportReport:
     with open_warehouse(services.settings.warehouse_path) as wh:
         fresh_ids = [i for i in wh.question_ids() if i not in exported]
         paper_questions = wh.questions(list(paper.question_ids))
-        for start in range(0, len(fresh_ids), EXPORT_BATCH):
-            # Files were rendered when their questions were stored: this only writes bytes.
-            files = wh.question_files(fresh_ids[start : start + EXPORT_BATCH])
-            write_rendered_files(store, files, exported)
-            done = min(start + EXPORT_BATCH, len(fresh_ids))
-            log.info("export: %d of %d new question files written", done, len(fresh_ids))
+
+        def files() -> Iterator[tuple[str, bytes]]:
+            # Rendered when their questions were stored: this only writes bytes. One stream,
+            # so a first export into an empty tree is staged and switched in at once.
+            for start in range(0, len(fresh_ids), EXPORT_BATCH):
+                yield from wh.question_files(fresh_ids[start : start + EXPORT_BATCH])
+                done = min(start + EXPORT_BATCH, len(fresh_ids))
+                log.info("export: %d of %d new question files written", done, len(fresh_ids))
+
+        write_rendered_files(store, files(), exported)
         withdrawals = wh.con.execute(
             "SELECT question_id, reason, withdrawn_at FROM withdrawals"
         ).fetchall()
@@ -276,7 +280,7 @@ def snapshot_step(services: Services) -> int:
     """Publish the servable pool for the worker, and the analysts' Parquet snapshot."""
     s = services.settings
     with open_warehouse(s.warehouse_path) as wh:
-        data = pool_snapshot(wh.pool())
+        data = pool_snapshot(wh.pool(), wh.question_records())
         write_snapshot(wh.con, s.warehouse_export_dir)
     services.store.put(POOL_SNAPSHOT_KEY, data)  # one atomic put: the worker sees old or new
     log.info("snapshot: pool %d bytes; warehouse views in %s", len(data), s.warehouse_export_dir)

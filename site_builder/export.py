@@ -5,7 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import brotli
@@ -87,20 +87,28 @@ def write_question_files(
 
 
 def write_rendered_files(
-    store: ObjectStore, files: Sequence[tuple[str, bytes]], exported: set[str]
+    store: ObjectStore, files: Iterable[tuple[str, bytes]], exported: set[str]
 ) -> int:
     """Write already-rendered question files (id, bytes) not exported yet; returns how many.
 
-    A file that exists but is missing from the manifest (a killed run) is compared, never
-    overwritten. `record_exported` makes the files durable before it names them.
+    `files` may be a stream (a full export is one call, so the store can stage it). A file that
+    exists but is missing from the manifest (a killed run) is compared, never overwritten.
+    `record_exported` makes the files durable before it names them.
     """
-    batch = {question_key(i): (i, data) for i, data in files if i not in exported}
-    present = store.put_new([(key, data) for key, (_, data) in batch.items()])
-    for key in present:  # there already (a killed run wrote it): it must hold the same bytes
-        question_id, data = batch[key]
-        _put_immutable(store, key, data, question_id)
-    exported.update(i for i, _ in batch.values())
-    return len(batch) - len(present)
+    prefix = question_key("")
+    written: list[str] = []
+
+    def fresh() -> Iterator[tuple[str, bytes]]:
+        for question_id, data in files:
+            if question_id not in exported:
+                written.append(question_id)
+                yield question_key(question_id), data
+
+    present = store.put_new(fresh())
+    for key, data in present:  # there already (a killed run wrote it): it must hold the same bytes
+        _put_immutable(store, key, data, key.removeprefix(prefix))
+    exported.update(written)
+    return len(written) - len(present)
 
 
 def verify_question_files(store: ObjectStore, questions: Sequence[Question]) -> list[str]:

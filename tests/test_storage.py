@@ -37,3 +37,58 @@ def test_writes_leave_no_temporary_files(tmp_path: Path) -> None:
     assert sorted(p.name for p in (tmp_path / "a").iterdir()) == ["b.obj"]
     assert store.get("missing") is None
     assert store.get("a/b/c") is None
+
+
+def test_a_first_bulk_write_is_staged_then_switched_in(tmp_path: Path) -> None:
+    store = LocalObjectStore(tmp_path)
+    store.put("api/v1/questions/q-0", b"old")  # an existing directory: linked file by file
+    items = [(f"api/v1/questions/q-{i}", b"new") for i in range(3)]
+    items += [(f"api/v1/practice/p-{i}", str(i).encode()) for i in range(3)]  # a new directory
+    items.append(("api/v1/practice/p-1", b"again"))  # the same key twice in one call
+    present = store.put_new(iter(items))
+    assert present == [("api/v1/questions/q-0", b"new"), ("api/v1/practice/p-1", b"again")]
+    assert store.get("api/v1/questions/q-0") == b"old"  # never overwritten
+    assert [store.get(f"api/v1/practice/p-{i}") for i in range(3)] == [b"0", b"1", b"2"]
+    assert sorted(p.name for p in (tmp_path / "api" / "v1").iterdir()) == ["practice", "questions"]
+
+
+def test_a_killed_staged_write_publishes_nothing_and_is_cleared(tmp_path: Path) -> None:
+    store = LocalObjectStore(tmp_path)
+
+    def killed() -> object:
+        yield "api/v1/questions/q-1", b"one"
+        raise KeyboardInterrupt  # the process dies half-way through the stream
+
+    with pytest.raises(KeyboardInterrupt):
+        store.put_new(killed())  # type: ignore[arg-type]
+    assert store.keys("api/v1/") == []  # the staged file is no key
+    assert store.get("api/v1/questions/q-1") is None
+    assert store.put_new([("api/v1/questions/q-2", b"two")]) == []
+    assert store.keys("api/v1/") == ["api/v1/questions/q-2"]
+    assert sorted(p.name for p in (tmp_path / "api" / "v1").iterdir()) == ["questions"]
+
+
+def test_staged_files_are_linked_in_when_the_directory_appeared_meanwhile(
+    tmp_path: Path,
+) -> None:
+    store = LocalObjectStore(tmp_path)
+
+    def racing() -> object:
+        yield "api/v1/questions/q-1", b"one"
+        yield "api/v1/questions/q-2", b"two"
+        other = LocalObjectStore(tmp_path)  # another writer creates the directory first
+        other.put("api/v1/questions/q-2", b"two")
+        other.put("api/v1/questions/q-3", b"three")
+
+    present = store.put_new(racing())  # type: ignore[arg-type]
+    assert present == [("api/v1/questions/q-2", b"two")]
+    assert store.keys("api/v1/questions/") == [f"api/v1/questions/q-{i}" for i in (1, 2, 3)]
+    assert sorted(p.name for p in (tmp_path / "api" / "v1").iterdir()) == ["questions"]
+
+
+def test_delete_removes_a_key_and_ignores_a_missing_one(tmp_path: Path) -> None:
+    store = LocalObjectStore(tmp_path)
+    store.put("internal/jobs-active/job-1", b"x")
+    store.delete("internal/jobs-active/job-1")
+    store.delete("internal/jobs-active/job-1")
+    assert store.keys("internal/") == []

@@ -1,23 +1,73 @@
-"""HTTP routes of the worker. Static keys are served exactly as a CDN would serve them."""
+"""HTTP routes of the worker: the dynamic endpoints, and the static tree served as a CDN would.
+
+Only mapping lives here: bodies to `pipeline.requests`, jobs to `api_stub.runner`, keys and
+limits to `api_stub.limits`, and every failure to the one error body of DESIGN.md.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import json
+import re
+import threading
+import time
 from collections.abc import Callable
+from contextlib import asynccontextmanager
 from http import HTTPStatus
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from api_stub.limits import (
+    GenerationQuota,
+    LimitExceeded,
+    RateLimiter,
+    allowed_keys,
+    bearer_token,
+)
+from api_stub.runner import JobRunner, Overloaded
 from core.settings import Settings
 from core.storage import ObjectStore, validate_key
-from site_builder.documents import API_PREFIX
+from pipeline.jobs import Job, acknowledgement
+from pipeline.requests import InvalidRequest, UnknownTopic, exam_order, practice_order
+from site_builder.documents import API_PREFIX, JOB_ID_PATTERN
 from site_builder.headers import ENCODING_SUFFIXES, cache_control, content_type
 
-ERROR_CODES = {404: "not_found", 405: "method_not_allowed", 422: "validation_error"}
+ERROR_CODES = {
+    401: "unauthorized",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "request_too_large",
+    415: "unsupported_media_type",
+    422: "validation_error",
+    429: "too_many_requests",
+    503: "overloaded",
+}
+NO_STORE = {"Cache-Control": "no-store"}
+
+
+class ApiError(Exception):
+    """An answer other than success, with the DESIGN.md error body."""
+
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        details: list[Any] | None = None,
+        headers: dict[str, str] | None = None,
+        code: str | None = None,
+    ) -> None:
+        self.status = status
+        self.message = message
+        self.details = details or []
+        self.headers = headers or {}
+        self.code = code
+        super().__init__(message)
 
 
 def error_body(code: str, message: str, details: list[Any] | None = None) -> dict[str, Any]:
@@ -25,28 +75,74 @@ def error_body(code: str, message: str, details: list[Any] | None = None) -> dic
     return {"error": {"code": code, "message": message, "details": details or []}}
 
 
-def error_response(status: int, message: str, details: list[Any] | None = None) -> JSONResponse:
-    code = ERROR_CODES.get(status, HTTPStatus(status).phrase.lower().replace(" ", "_"))
+def error_response(
+    status: int,
+    message: str,
+    details: list[Any] | None = None,
+    headers: dict[str, str] | None = None,
+    code: str | None = None,
+) -> JSONResponse:
+    code = code or ERROR_CODES.get(status, HTTPStatus(status).phrase.lower().replace(" ", "_"))
     return JSONResponse(
         error_body(code, message, details),
         status_code=status,
-        headers={"Cache-Control": "no-store"},
+        headers={**NO_STORE, **(headers or {})},
     )
 
 
 def create_app(
-    settings: Settings, store: ObjectStore, clock: Callable[[], dt.datetime] | None = None
+    settings: Settings,
+    store: ObjectStore,
+    clock: Callable[[], dt.datetime] | None = None,
+    runner: JobRunner | None = None,
+    monotonic: Callable[[], float] = time.monotonic,
 ) -> FastAPI:
-    """The worker app over an object store (the exported static tree)."""
+    """The worker app over an object store (the exported static tree plus internal state).
+
+    `runner` is built on the first dynamic request when not given (static-only use stays light).
+    """
     now = clock or (lambda: dt.datetime.now(dt.UTC))
-    app = FastAPI(title="qforge worker", version="0.1.0", docs_url=None, redoc_url=None)
+    keys = allowed_keys(settings)
+    limiter = RateLimiter(settings.rate_limit_per_minute, settings.rate_limit_burst, monotonic)
+    quota = GenerationQuota(store, settings.daily_generation_quota, settings.timezone)
+    held: dict[str, JobRunner] = {"runner": runner} if runner is not None else {}
+    building = threading.Lock()
+
+    def the_runner() -> JobRunner:
+        with building:
+            if "runner" not in held:
+                from flows.services import build_services
+
+                services = dataclasses.replace(build_services(settings), store=store)
+                built = JobRunner(services, clock=now, monotonic=monotonic)
+                built.start()
+                held["runner"] = built
+            return held["runner"]
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):  # type: ignore[no-untyped-def]
+        if runner is not None:
+            runner.start()
+        yield
+        if "runner" in held:
+            held["runner"].close(wait=False)
+
+    app = FastAPI(
+        title="qforge worker", version="0.1.0", docs_url=None, redoc_url=None, lifespan=lifespan
+    )
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return error_response(exc.status, exc.message, exc.details, exc.headers, exc.code)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         message = exc.detail if isinstance(exc.detail, str) else HTTPStatus(exc.status_code).phrase
         if exc.status_code == 404 and message == "Not Found":
             message = f"no resource at {request.url.path}"
-        return error_response(exc.status_code, message)
+        if exc.status_code == 405:
+            message = f"{request.method} is not allowed on {request.url.path}"
+        return error_response(exc.status_code, message, headers=dict(exc.headers or {}))
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -56,9 +152,101 @@ def create_app(
     async def _crash(request: Request, exc: Exception) -> JSONResponse:
         return error_response(500, "internal error")
 
+    def caller(request: Request) -> str:
+        """The key id of a valid API key, within its rate limit (401 / 429 otherwise)."""
+        token = bearer_token(request.headers.get("authorization"))
+        if token is None or token not in keys:
+            raise ApiError(
+                401,
+                "missing or unknown API key: send `Authorization: Bearer <key>`"
+                if token is None
+                else "unknown API key",
+                headers={"WWW-Authenticate": 'Bearer realm="qforge"'},
+            )
+        key = keys[token]
+        try:
+            limiter.take(key)
+        except LimitExceeded as exc:
+            raise ApiError(429, str(exc), headers={"Retry-After": str(exc.retry_after)}) from exc
+        return key
+
+    async def json_body(request: Request) -> Any:
+        """The body as JSON, refusing oversize (413) and non-JSON (415 / 422) bodies."""
+        limit = settings.max_request_bytes
+        declared = request.headers.get("content-length")
+        if declared and declared.isdigit() and int(declared) > limit:
+            raise ApiError(413, f"the body is larger than {limit} bytes")
+        media = request.headers.get("content-type", "application/json").split(";")[0].strip()
+        if media.lower() not in {"application/json", ""} and not media.lower().endswith("+json"):
+            raise ApiError(415, f"send the body as application/json, not {media}")
+        raw = b""
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > limit:
+                raise ApiError(413, f"the body is larger than {limit} bytes")
+        try:
+            return json.loads(raw)
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise ApiError(422, f"the body is not valid JSON: {exc}") from exc
+
+    def accepted(job: Job) -> JSONResponse:
+        return JSONResponse(
+            acknowledgement(job),
+            status_code=202,
+            headers={**NO_STORE, "Location": f"/{API_PREFIX}/jobs/{job.job_id}"},
+        )
+
+    def submitted(start: Callable[[JobRunner, Callable[[int], None]], Job], key: str) -> Job:
+        """Run a submission, mapping quota, capacity and request errors to answers."""
+        try:
+            return start(the_runner(), lambda n: quota.reserve(key, n, now()))
+        except InvalidRequest as exc:
+            raise ApiError(422, str(exc), [p.detail() for p in exc.problems]) from exc
+        except UnknownTopic as exc:
+            raise ApiError(404, str(exc), [{"loc": ["body", "topic_id"], "msg": str(exc)}]) from exc
+        except LimitExceeded as exc:
+            raise ApiError(
+                429, str(exc), headers={"Retry-After": str(exc.retry_after)}, code="quota_exceeded"
+            ) from exc
+        except Overloaded as exc:
+            raise ApiError(503, str(exc), headers={"Retry-After": str(exc.retry_after)}) from exc
+
     @app.get("/healthz")
     def healthz() -> dict[str, str]:
         return {"status": "ok"}
+
+    @app.post(f"/{API_PREFIX}/practice/generate")
+    async def generate_practice(request: Request) -> JSONResponse:
+        key = caller(request)
+        body = await json_body(request)
+
+        def run(r: JobRunner, reserve: Callable[[int], None]) -> Job:
+            return r.submit_practice(practice_order(body, r.services.syllabus), key, reserve)
+
+        job = await run_in_threadpool(submitted, run, key)
+        return accepted(job)
+
+    @app.post(f"/{API_PREFIX}/exams/generate")
+    async def generate_exam(request: Request) -> JSONResponse:
+        key = caller(request)
+        body = await json_body(request)
+
+        def run(r: JobRunner, reserve: Callable[[int], None]) -> Job:
+            return r.submit_exam(exam_order(body), key, reserve)
+
+        job = await run_in_threadpool(submitted, run, key)
+        return accepted(job)
+
+    job_id_pattern = re.compile(JOB_ID_PATTERN)
+
+    @app.get(f"/{API_PREFIX}/jobs/{{job_id}}")
+    def get_job(job_id: str, request: Request) -> JSONResponse:
+        caller(request)
+        r = the_runner()
+        job = r.job(job_id) if job_id_pattern.match(job_id) else None
+        if job is None:
+            raise ApiError(404, f"no job {job_id!r}: job ids come from the generate endpoints")
+        return JSONResponse(r.job_document(job), headers=NO_STORE)
 
     @app.api_route(f"/{API_PREFIX}/{{path:path}}", methods=["GET", "HEAD"])
     def static_file(path: str, request: Request) -> Response:
@@ -71,9 +259,9 @@ def create_app(
             what = "question" if path.startswith("questions/") else "resource"
             raise StarletteHTTPException(404, f"no {what} at /{key}")
         headers = {"Cache-Control": cache_control(key, settings.timezone, now())}
-        accepted = request.headers.get("accept-encoding", "")
+        accepted_encodings = request.headers.get("accept-encoding", "")
         for suffix, encoding in ENCODING_SUFFIXES.items():
-            if encoding in accepted and (variant := store.get(key + suffix)) is not None:
+            if encoding in accepted_encodings and (variant := store.get(key + suffix)) is not None:
                 data = variant  # the same document, compressed: what a CDN would pick
                 headers["Content-Encoding"] = encoding
                 break

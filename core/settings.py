@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import AliasChoices, Field, SecretStr, model_validator
+from pydantic import AliasChoices, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import (
     BaseSettings,
+    NoDecode,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
     TomlConfigSettingsSource,
@@ -64,6 +65,26 @@ class Settings(BaseSettings):
     api_host: str = "127.0.0.1"
     api_port: int = 8000
     max_attempts_per_question: int = Field(default=6, ge=1)
+    # The worker (`qforge api`): who may call the dynamic endpoints, how often, how much.
+    api_keys: Annotated[tuple[SecretStr, ...], NoDecode] = Field(
+        default=(),
+        description="Comma-separated API keys; none: a local development key under home.",
+    )
+    rate_limit_per_minute: int = Field(default=120, ge=1, description="Requests per key.")
+    rate_limit_burst: int = Field(default=30, ge=1, description="Requests a key may send at once.")
+    daily_generation_quota: int = Field(
+        default=200, ge=0, description="Questions a key may have generated per day (Asia/Kolkata)."
+    )
+    worker_generation_slots: int = Field(default=2, ge=1, le=64, description="Jobs generating.")
+    worker_queue_limit: int = Field(default=16, ge=0, description="Jobs waiting; beyond: 503.")
+    job_lease_seconds: float = Field(
+        default=60.0, gt=0, description="Silence after which another replica resumes a job."
+    )
+    job_max_resumes: int = Field(default=2, ge=0, description="Resumes before a job FAILS.")
+    max_request_bytes: int = Field(default=16_384, ge=256, description="Largest POST body.")
+    snapshot_refresh_seconds: float = Field(
+        default=30.0, ge=0, description="How often the worker looks for a new pool snapshot."
+    )
 
     @classmethod
     def settings_customise_sources(
@@ -75,6 +96,13 @@ class Settings(BaseSettings):
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls))
+
+    @field_validator("api_keys", mode="before")
+    @classmethod
+    def _comma_separated(cls, value: object) -> object:
+        if isinstance(value, str):
+            return tuple(k.strip() for k in value.split(",") if k.strip())
+        return value
 
     @model_validator(mode="after")
     def _s3_store_has_a_bucket(self) -> Settings:
@@ -106,6 +134,11 @@ class Settings(BaseSettings):
     @property
     def bundled_kb_dir(self) -> Path:
         return self.data_dir / "kb" / "chunks"
+
+    @property
+    def dev_api_key_path(self) -> Path:
+        """Where the local development key lives when no QFORGE_API_KEYS are set."""
+        return self.home / "dev-api-key"
 
     @property
     def prefect_home(self) -> Path:

@@ -331,6 +331,10 @@ class Warehouse:
             """
         ).pl()
 
+    def question_records(self) -> pl.DataFrame:
+        """question_id and record_json (the canonical Question) of every stored question."""
+        return self.con.sql("SELECT question_id, record_json FROM questions").pl()
+
     def withdraw(self, question_id: str, reason: str) -> bool:
         """Withdraw a stored question from future papers; True if it was not withdrawn yet."""
         if not self.con.execute(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import logging
 import os
@@ -227,7 +228,10 @@ def _cmd_api(settings: Settings, args: argparse.Namespace) -> int:
     import uvicorn
 
     from api_stub.app import create_app
+    from api_stub.limits import dev_api_key
+    from api_stub.runner import JobRunner
     from core.providers import object_store
+    from flows.services import build_services
     from site_builder.documents import DAILY_POINTER_KEY
 
     host = args.host or settings.api_host
@@ -249,7 +253,19 @@ def _cmd_api(settings: Settings, args: argparse.Namespace) -> int:
     print(f"  {base}/api/v1/syllabus")
     print(f"  {base}/api/v1/openapi.json")
     print(f"  {base}/healthz")
-    uvicorn.run(create_app(settings, store), host=host, port=port, log_level="info")
+    if settings.api_keys:
+        print(f"Dynamic endpoints take one of the {len(settings.api_keys)} QFORGE_API_KEYS.")
+    else:
+        key = dev_api_key(settings.dev_api_key_path)
+        print(f"Development API key (no QFORGE_API_KEYS set): {key}")
+        body = '{"topic_id": "phy-ohms-law", "question_count": 5, "difficulty": "Medium"}'
+        print(
+            f"  curl -H 'Authorization: Bearer {key}' -H 'Content-Type: application/json' "
+            f"-d '{body}' {base}/api/v1/practice/generate"
+        )
+    services = dataclasses.replace(build_services(settings), store=store)
+    runner = JobRunner(services)  # started with the app: resumes jobs an earlier worker left
+    uvicorn.run(create_app(settings, store, runner=runner), host=host, port=port, log_level="info")
     return 0
 
 
@@ -438,7 +454,9 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="run the same steps without Prefect (no server, no run history)",
     )
-    a = sub.add_parser("api", help="serve the static tree (and, later, the dynamic endpoints)")
+    a = sub.add_parser(
+        "api", help="the worker: practice and exam jobs, and the static tree for local use"
+    )
     a.add_argument("--host", help="bind address (default 127.0.0.1)")
     a.add_argument("--port", type=int, help="port (default 8000)")
     pub = sub.add_parser(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -147,6 +147,28 @@ def judged(
         question_id=question.question_id if question else None,
     )
     return attempt, question
+
+
+# A check run on each draft before the solver; it returns a rejection reason or None.
+Screen = Callable[[Draft], str | None]
+
+
+def verified(
+    draft: Draft, solver: Solver, screens: Sequence[Screen] = ()
+) -> tuple[Attempt, Question | None]:
+    """One draft through the gate the nightly and the worker share: hygiene, screens, solver.
+
+    Hygiene and screens refuse before the (possibly paid) solver call.
+    """
+    flaw = hygiene_problem(draft)
+    refusal = (
+        f"hygiene: {flaw}"
+        if flaw
+        else next((r for r in (screen(draft) for screen in screens) if r), None)
+    )
+    if refusal is not None:
+        return screened_out(draft, refusal), None
+    return judged(draft, solver.solve(solver_view(draft)))
 
 
 @dataclass(frozen=True)

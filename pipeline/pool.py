@@ -9,16 +9,9 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from core.ids import question_id
-from core.records import Attempt, Difficulty, Draft, Question, Subject
+from core.records import Attempt, Difficulty, Question, Subject
 from core.warehouse import Warehouse
-from pipeline.generation import (
-    Drafter,
-    Solver,
-    hygiene_problem,
-    judged,
-    screened_out,
-    solver_view,
-)
+from pipeline.generation import Drafter, Screen, Solver, verified
 
 Cell = tuple[Subject, Difficulty]
 # A finer cell: one syllabus unit's questions of a subject at a difficulty.
@@ -74,8 +67,6 @@ class CellReport:
 
 
 ProgressFn = Callable[[CellReport], None]
-# A check run on each draft before the solver; it returns a rejection reason or None.
-Screen = Callable[[Draft], str | None]
 
 
 def fill_pool(
@@ -118,16 +109,7 @@ def fill_pool(
                 report.skipped += 1
                 continue
             attempted.add(draft_id)
-            flaw = hygiene_problem(draft)
-            refusal = (
-                f"hygiene: {flaw}"
-                if flaw
-                else next((r for r in (screen(draft) for screen in screens) if r), None)
-            )
-            if refusal is not None:  # refused before the (possibly paid) solver call
-                attempt, question = screened_out(draft, refusal), None
-            else:
-                attempt, question = judged(draft, solver.solve(solver_view(draft)))
+            attempt, question = verified(draft, solver, screens)
             attempts.append(attempt)
             if question is not None:
                 questions.append(question)

@@ -13,8 +13,7 @@ import polars as pl
 
 from core.ids import digest
 from core.records import Difficulty
-
-MAX_PRACTICE_QUESTIONS = 10
+from pipeline.requests import MAX_PRACTICE_QUESTIONS
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from typing import Any
 
 from core.records import OPTION_KEYS, Difficulty, Subject
 from kb.syllabus import Syllabus
+from pipeline.requests import EXAM_TYPES, MAX_PRACTICE_QUESTIONS
 from site_builder.documents import (
     API_PREFIX,
     DAILY_EXAM_ID_PATTERN,
@@ -39,10 +40,8 @@ Schema = dict[str, Any]
 
 API_VERSION = "1.0.0"
 SCHEMAS_REF = "#/components/schemas/"
-MAX_PRACTICE_QUESTIONS = 10
 JOB_STATUSES = ("PROCESSING", "COMPLETED", "FAILED")
 JOB_KINDS = ("practice", "exam")
-EXAM_TYPES = ("NEET_UG", "NEET", "NEET-UG")  # canonical first; accepted in any case
 
 # Suggested Cache-Control per path (the worker and the CDN): files that never change are
 # immutable, the lists, syllabus and this document keep a short max-age (`short_lived_keys`),
@@ -301,7 +300,10 @@ def _request_schemas() -> dict[str, Schema]:
                 },
                 "subjects": {
                     "type": "array",
-                    "items": _ref("Subject"),
+                    "items": _string(
+                        _any_case(s.value for s in Subject),
+                        description="Physics, Chemistry, Botany or Zoology, in any letter case",
+                    ),
                     "minItems": 1,
                     "maxItems": len(Subject),
                     "uniqueItems": True,
@@ -547,14 +549,19 @@ def _dynamic_errors(*statuses: str) -> Schema:
     known: dict[str, Schema] = {
         "401": _error("missing or unknown API key"),
         "404": _error("no such job"),
+        "404-topic": _error(f"no such topic: topic ids are listed at {P}/syllabus"),
+        "413": _error("the body is larger than the worker accepts"),
+        "415": _error("the body is not application/json"),
         "422": _error("the body is not valid; `details` lists each problem"),
         "429": _error("over the key's rate limit or daily quota", retry_after),
         "503": _error("overloaded; try again later", retry_after),
     }
-    return {s: known[s] for s in statuses}
+    return {s.split("-")[0]: known[s] for s in statuses}
 
 
-def _generate(path: str, operation_id: str, summary: str, request: str) -> tuple[str, Schema]:
+def _generate(
+    path: str, operation_id: str, summary: str, request: str, *statuses: str
+) -> tuple[str, Schema]:
     """An asynchronous trigger: a validated body in, a job acknowledgement out."""
     return path, {
         "post": {
@@ -569,10 +576,16 @@ def _generate(path: str, operation_id: str, summary: str, request: str) -> tuple
             "responses": {
                 "202": _json(
                     "JobAcknowledgement",
-                    "accepted: poll /api/v1/jobs/{job_id}",
-                    _cache_header(path),
+                    "accepted: poll /api/v1/jobs/{job_id} (also in `Location`)",
+                    {
+                        **_cache_header(path),
+                        "Location": {
+                            "description": "the job's polling URL",
+                            "schema": _string(f"^{P}/jobs/{JOB_ID_PATTERN.removeprefix('^')}"),
+                        },
+                    },
                 ),
-                **_dynamic_errors("401", "422", "429", "503"),
+                **_dynamic_errors("401", *statuses, "413", "415", "422", "429", "503"),
             },
         }
     }
@@ -631,6 +644,7 @@ def api_paths() -> dict[str, Schema]:
                 "generatePractice",
                 "Request a practice set of up to 10 questions on one topic",
                 "PracticeRequest",
+                "404-topic",
             ),
             _generate(
                 f"{P}/exams/generate",

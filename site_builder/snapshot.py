@@ -9,14 +9,21 @@ import polars as pl
 from pipeline.assembly import POOL_COLUMNS
 
 POOL_SNAPSHOT_KEY = "internal/pool/snapshot.parquet"
-# What the worker's assembler reads (it runs the same assembly on the snapshot), and the
-# template for reports.
-SNAPSHOT_COLUMNS = (*POOL_COLUMNS, "template_id")
+# What the worker's assembler reads (it runs the same assembly on the snapshot), the template
+# (where a top-up's numericals start) and each question's record (what a job's result shows).
+SNAPSHOT_COLUMNS = (*POOL_COLUMNS, "template_id", "record_json")
 
 
-def pool_snapshot(pool: pl.DataFrame) -> bytes:
-    """Parquet bytes of every servable (not withdrawn) question, with what sampling needs."""
-    servable = pool.filter(~pl.col("withdrawn")).select(SNAPSHOT_COLUMNS)
+def pool_snapshot(pool: pl.DataFrame, records: pl.DataFrame) -> bytes:
+    """Parquet bytes of every servable (not withdrawn) question, with what sampling needs.
+
+    `records` has question_id and record_json (the canonical Question) of the pool's questions.
+    """
+    servable = (
+        pool.filter(~pl.col("withdrawn"))
+        .join(records, on="question_id", how="left")
+        .select(SNAPSHOT_COLUMNS)
+    )
     buffer = io.BytesIO()
     servable.write_parquet(buffer, compression="zstd")
     return buffer.getvalue()

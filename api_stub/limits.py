@@ -1,0 +1,137 @@
+"""Protecting what generation costs: API keys, per-key rate limits and daily generation quotas."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from core.ids import digest
+from core.settings import Settings
+from core.storage import ObjectStore
+
+QUOTA_PREFIX = "internal/quota/"
+
+
+class LimitExceeded(Exception):
+    """Over a rate limit or quota (429); `retry_after` is whole seconds."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        self.retry_after = max(1, retry_after)
+        super().__init__(message)
+
+
+def key_id(api_key: str) -> str:
+    """What records name a key by: a digest, so no store ever holds a key."""
+    return "key-" + digest(["api-key", api_key])
+
+
+def dev_api_key(path: Path) -> str:
+    """The local development key, made once per QFORGE_HOME (used when no keys are set)."""
+    if path.exists():
+        return path.read_text().strip()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = "qf-dev-" + secrets.token_urlsafe(18)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(key + "\n")
+    tmp.replace(path)
+    return key
+
+
+def allowed_keys(settings: Settings) -> dict[str, str]:
+    """Key id by key: the configured keys, else the development key."""
+    keys = [k.get_secret_value() for k in settings.api_keys] or [
+        dev_api_key(settings.dev_api_key_path)
+    ]
+    return {k: key_id(k) for k in keys}
+
+
+def bearer_token(header: str | None) -> str | None:
+    """The token of an `Authorization: Bearer <token>` header."""
+    if not header:
+        return None
+    scheme, _, token = header.partition(" ")
+    return token.strip() or None if scheme.lower() == "bearer" else None
+
+
+@dataclass
+class _Bucket:
+    tokens: float
+    updated: float
+
+
+class RateLimiter:
+    """A token bucket per key: `per_minute` steady, `burst` at once (per replica)."""
+
+    def __init__(self, per_minute: int, burst: int, clock: Callable[[], float]) -> None:
+        self.rate = per_minute / 60.0
+        self.burst = burst
+        self.clock = clock
+        self._buckets: dict[str, _Bucket] = {}
+        self._lock = threading.Lock()
+
+    def take(self, key: str) -> None:
+        """Spend one request of key's allowance, or raise LimitExceeded."""
+        now = self.clock()
+        with self._lock:
+            b = self._buckets.get(key) or _Bucket(float(self.burst), now)
+            b.tokens = min(float(self.burst), b.tokens + (now - b.updated) * self.rate)
+            b.updated = now
+            self._buckets[key] = b
+            if b.tokens >= 1:
+                b.tokens -= 1
+                return
+            wait = math.ceil((1 - b.tokens) / self.rate)
+        raise LimitExceeded(
+            f"rate limit: {round(self.rate * 60)} requests a minute per key; retry in {wait} s",
+            wait,
+        )
+
+
+def seconds_to_midnight(now: dt.datetime, timezone: str) -> int:
+    local = now.astimezone(ZoneInfo(timezone))
+    midnight = dt.datetime.combine(local.date() + dt.timedelta(days=1), dt.time(), local.tzinfo)
+    return max(1, math.ceil((midnight - local).total_seconds()))
+
+
+class GenerationQuota:
+    """Questions generated per key per local day, kept in the object store.
+
+    Replicas share the count through the store; a read-modify-write under a process lock, so two
+    replicas racing in the same instant can both pass (the quota is a spending guard, not a bill).
+    """
+
+    def __init__(self, store: ObjectStore, per_day: int, timezone: str) -> None:
+        self.store = store
+        self.per_day = per_day
+        self.timezone = timezone
+        self._lock = threading.Lock()
+
+    def _key(self, key: str, now: dt.datetime) -> str:
+        day = now.astimezone(ZoneInfo(self.timezone)).date().isoformat()
+        return f"{QUOTA_PREFIX}{day}/{key}"
+
+    def used(self, key: str, now: dt.datetime) -> int:
+        raw = self.store.get(self._key(key, now))
+        return int(json.loads(raw)["generated"]) if raw else 0
+
+    def reserve(self, key: str, questions: int, now: dt.datetime) -> None:
+        """Count `questions` against key's day, or raise LimitExceeded leaving it unchanged."""
+        with self._lock:
+            used = self.used(key, now)
+            if used + questions > self.per_day:
+                left = max(0, self.per_day - used)
+                raise LimitExceeded(
+                    f"daily generation quota: this request needs {questions} new questions, "
+                    f"{left} of {self.per_day} are left today ({self.timezone}); requests the pool "
+                    "can serve still work",
+                    seconds_to_midnight(now, self.timezone),
+                )
+            body = json.dumps({"generated": used + questions}).encode()
+            self.store.put(self._key(key, now), body)

@@ -1,0 +1,543 @@
+"""The worker's jobs: served from the pool snapshot at once, or topped up by generation.
+
+Job state lives in the object store (`pipeline.jobs`), so any replica answers a poll and a job
+whose replica died is taken over (one lease per take-over, created atomically) or marked FAILED
+after `job_max_resumes` take-overs. Each new question is written as its immutable file and to
+the outbox before the job counts it, so a resumed job never pays for it twice.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import json
+import logging
+import os
+import secrets
+import socket
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import polars as pl
+
+from core.ids import digest
+from core.records import Attempt, OutboxEntry, Question, outbox_key
+from core.shapes import question_file_bytes
+from flows.services import Services
+from pipeline.assembly import Shortfall, assemble_paper, custom_request
+from pipeline.jobs import (
+    ACTIVE_PREFIX,
+    Job,
+    JobKind,
+    JobStatus,
+    active_key,
+    eta_seconds,
+    is_stale,
+    job_bytes,
+    job_completed,
+    job_document,
+    job_failed,
+    job_key,
+    job_planned,
+    job_progressed,
+    job_taken_over,
+    lease_key,
+    new_job,
+    read_job,
+    smoothed,
+)
+from pipeline.practice import practice_pick
+from pipeline.requests import ExamOrder, PracticeOrder, exam_order, practice_order
+from pipeline.topup import (
+    SNAPSHOT_SCHEMA,
+    StartAt,
+    pool_rows,
+    template_counts,
+    top_up,
+    topic_drafts,
+)
+from site_builder.documents import (
+    exam_key,
+    json_bytes,
+    paper_document,
+    practice_document,
+    practice_key,
+    question_key,
+    url_of,
+    withdrawn_questions_key,
+)
+from site_builder.snapshot import POOL_SNAPSHOT_KEY
+
+log = logging.getLogger("qforge.worker")
+
+# Seconds per generated question before any was measured (the ETA's first guess).
+FIRST_PACE = {"offline": 0.05, "openai": 20.0}
+EXAM_ROUNDS = 3  # generate the shortfall, reassemble; a cell that runs dry is closed
+
+
+class Overloaded(Exception):
+    """Every generation slot and queue place is taken (503); `retry_after` in seconds."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        self.retry_after = max(1, retry_after)
+        super().__init__(message)
+
+
+def new_id(prefix: str) -> str:
+    """A random, unguessable id with a readable prefix (DESIGN.md)."""
+    return f"{prefix}-{secrets.token_urlsafe(12)}"
+
+
+class PoolCache:
+    """The latest pool snapshot, the worker's own new questions, less withdrawn questions."""
+
+    def __init__(
+        self, store: Any, refresh_seconds: float, monotonic: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.store = store
+        self.refresh_seconds = refresh_seconds
+        self.monotonic = monotonic
+        self._lock = threading.Lock()
+        self._checked = -float("inf")
+        self._digest = ""
+        self._snapshot = pl.DataFrame(schema=SNAPSHOT_SCHEMA)
+        self._fresh = pl.DataFrame(schema=SNAPSHOT_SCHEMA)
+        self._frame = self._snapshot
+
+    def frame(self) -> pl.DataFrame:
+        """The servable pool now (re-read when the nightly published a new snapshot)."""
+        if self.monotonic() - self._checked >= self.refresh_seconds:
+            self._refresh()
+        return self._frame
+
+    def _refresh(self) -> None:
+        with self._lock:
+            self._checked = self.monotonic()
+            raw = self.store.get(POOL_SNAPSHOT_KEY) or b""
+            withdrawn_raw = self.store.get(withdrawn_questions_key()) or b""
+            seen = digest(
+                [
+                    digest(raw.hex() if len(raw) < 64 else raw[-4096:].hex()),
+                    len(raw),
+                    withdrawn_raw.decode(),
+                ]
+            )
+            if seen == self._digest:
+                return
+            self._digest = seen
+            snapshot = (
+                pl.read_parquet(io.BytesIO(raw)).select(list(SNAPSHOT_SCHEMA)).cast(SNAPSHOT_SCHEMA)
+                if raw
+                else pl.DataFrame(schema=SNAPSHOT_SCHEMA)
+            )
+            withdrawn = (
+                [q["id"] for q in json.loads(withdrawn_raw)["questions"]] if withdrawn_raw else []
+            )
+            self._snapshot = snapshot.filter(~pl.col("question_id").is_in(withdrawn))
+            self._fresh = self._fresh.filter(
+                ~pl.col("question_id").is_in(snapshot["question_id"])
+                & ~pl.col("question_id").is_in(withdrawn)
+            )
+            self._frame = pl.concat([self._snapshot, self._fresh])
+            log.info("pool snapshot: %d servable questions", self._snapshot.height)
+
+    def add(self, rows: pl.DataFrame) -> None:
+        """Questions this worker verified: servable here until the nightly's snapshot has them."""
+        with self._lock:
+            rows = rows.filter(~pl.col("question_id").is_in(self._frame["question_id"]))
+            self._fresh = pl.concat([self._fresh, rows])
+            self._frame = pl.concat([self._frame, rows])
+
+    def questions(self, ids: Sequence[str]) -> list[Question]:
+        """The records of pool questions, in the order asked."""
+        frame = self._frame
+        found = frame.filter(pl.col("question_id").is_in(list(ids))).select(
+            "question_id", "record_json"
+        )
+        records = dict(found.iter_rows())
+        return [Question.model_validate_json(records[i]) for i in ids]
+
+
+class _Progress:
+    """A running job's bookkeeping: store each new question, then count it; keep a heartbeat."""
+
+    def __init__(self, runner: JobRunner, job: Job, done_before: int) -> None:
+        self.runner = runner
+        self.job = job
+        self.done_before = done_before
+        self.beat = self.last = runner.monotonic()
+
+    def accepted(self, question: Question, attempts: tuple[Attempt, ...]) -> None:
+        r = self.runner
+        r.store.put_immutable(question_key(question.question_id), question_file_bytes(question))
+        entry = OutboxEntry(question=question, attempts=attempts)
+        r.store.put_immutable(outbox_key(question.question_id), entry.model_dump_json().encode())
+        now = r.monotonic()
+        r.pace = smoothed(r.pace, now - self.last)
+        self.last = self.beat = now
+        generated = (*self.job.generated, question.question_id)
+        self.job = job_progressed(
+            self.job,
+            self.done_before + len(generated),
+            f"generated {len(generated)} of {self.job.to_generate} new questions",
+            eta_seconds(self.job.to_generate - len(generated), r.pace),
+            r.clock(),
+            generated,
+        )
+        r._save(self.job)
+
+    def attempted(self) -> None:
+        r = self.runner
+        if r.monotonic() - self.beat > r.settings.job_lease_seconds / 4:  # a slow solver
+            self.beat = r.monotonic()
+            j = self.job
+            self.job = job_progressed(j, j.done, j.message, j.eta_seconds, r.clock())
+            r._save(self.job)
+
+
+class JobRunner:
+    """Runs practice and exam jobs for the worker; built once at worker start."""
+
+    def __init__(
+        self,
+        services: Services,
+        clock: Callable[[], dt.datetime] | None = None,
+        owner: str | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        s = services.settings
+        self.services = services
+        self.settings = s
+        self.store = services.store
+        self.clock = clock or (lambda: dt.datetime.now(dt.UTC))
+        self.owner = owner or f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+        self.pool = PoolCache(self.store, s.snapshot_refresh_seconds, monotonic)
+        self.monotonic = monotonic
+        self.pace = FIRST_PACE.get(s.llm, 20.0)
+        self.capacity = s.worker_generation_slots + s.worker_queue_limit
+        self._executor = ThreadPoolExecutor(s.worker_generation_slots, thread_name_prefix="job")
+        self._lock = threading.Lock()
+        self._mine: set[str] = set()  # jobs queued or running in this process
+        self._stop = threading.Event()
+        self._watch: threading.Thread | None = None
+
+    # ── Lifecycle ────────────────────────────────────────────────────────────────────────────
+    def start(self) -> None:
+        """Resume what died with an earlier process, then keep watching for stale jobs."""
+        self.recover()
+        self._watch = threading.Thread(target=self._watch_loop, name="job-watch", daemon=True)
+        self._watch.start()
+
+    def close(self, wait: bool = True) -> None:
+        self._stop.set()
+        self._executor.shutdown(wait=wait, cancel_futures=not wait)
+
+    def _watch_loop(self) -> None:
+        while not self._stop.wait(self.settings.job_lease_seconds / 2):
+            try:
+                self.recover()
+            except Exception:  # a store hiccup must not end the watch
+                log.exception("job recovery pass failed")
+
+    def drain(self, timeout: float = 60.0) -> bool:
+        """Wait until this process runs no job (tests and shutdown); True if it got there."""
+        deadline = self.monotonic() + timeout
+        while self.monotonic() < deadline:
+            with self._lock:
+                if not self._mine:
+                    return True
+            time.sleep(0.01)
+        return False
+
+    # ── Requests ─────────────────────────────────────────────────────────────────────────────
+    def submit_practice(
+        self, order: PracticeOrder, key: str, reserve: Callable[[int], None]
+    ) -> Job:
+        """Start a practice job: completed at once when the pool holds the set."""
+        job_id, practice_id = new_id("job"), new_id("practice")
+        request = {
+            "topic_id": order.topic.topic_id,
+            "question_count": order.count,
+            "difficulty": order.difficulty.value,
+            "practice_id": practice_id,
+        }
+        job = new_job(job_id, JobKind.PRACTICE, request, order.count, key, self.owner, self.clock())
+        pick = practice_pick(
+            self.pool.frame(), order.topic.topic_id, order.difficulty, order.count, job_id
+        )
+        if pick.short == 0:
+            return self._finish_practice(job, order, list(self.pool.questions(pick.question_ids)))
+        return self._enqueue(job, pick.short, reserve)
+
+    def submit_exam(self, order: ExamOrder, key: str, reserve: Callable[[int], None]) -> Job:
+        """Start an exam job: completed at once when the pool can fill the paper."""
+        job_id, exam_id = new_id("job"), new_id("exam")
+        request = {
+            "exam_type": order.exam_type,
+            "subjects": [s.value for s in order.subjects],
+            "difficulty_distribution": {d.value.lower(): v for d, v in order.distribution.items()},
+            "exam_id": exam_id,
+        }
+        blueprint = self.services.blueprint
+        total = blueprint.questions_per_subject * len(order.subjects)
+        job = new_job(job_id, JobKind.EXAM, request, total, key, self.owner, self.clock())
+        paper_request = custom_request(blueprint, exam_id, order.subjects, order.distribution)
+        outcome = assemble_paper(self.pool.frame(), paper_request, blueprint)
+        if not isinstance(outcome, Shortfall):
+            questions = self.pool.questions(outcome.question_ids)
+            return self._finish_exam(job, exam_id, paper_document(outcome, questions))
+        return self._enqueue(job, outcome.total, reserve)
+
+    def _enqueue(self, job: Job, short: int, reserve: Callable[[int], None]) -> Job:
+        with self._lock:
+            if len(self._mine) >= self.capacity:
+                wait = eta_seconds(self.settings.worker_queue_limit + 1, self.pace * 10)
+                raise Overloaded(
+                    f"all {self.capacity} generation places are taken; retry in {wait} s", wait
+                )
+            reserve(short)  # raises over the key's quota: nothing written yet
+            queued = len(self._mine)
+            self._mine.add(job.job_id)
+        slots = self.settings.worker_generation_slots
+        eta = eta_seconds(short, self.pace) * (1 + queued // slots)
+        job = job_planned(
+            job,
+            short,
+            f"generating {short} new question{'s' * (short != 1)} the pool lacks",
+            eta,
+            self.clock(),
+        )
+        self._save(job)
+        self.store.put(active_key(job.job_id), job.job_id.encode())
+        self._executor.submit(self._run, job)
+        return job
+
+    # ── Polling and recovery ─────────────────────────────────────────────────────────────────
+    def job(self, job_id: str) -> Job | None:
+        raw = self.store.get(job_key(job_id))
+        if raw is None:
+            return None
+        job = read_job(raw)
+        if is_stale(job, self.clock(), self.settings.job_lease_seconds):
+            self._take_over(job)
+            job = read_job(self.store.get(job_key(job_id)) or raw)
+        return job
+
+    def job_document(self, job: Job) -> dict[str, Any]:
+        result = None
+        if job.status is JobStatus.COMPLETED and job.result_key:
+            raw = self.store.get(job.result_key)
+            if raw is not None:
+                result = {**json.loads(raw), "url": url_of(job.result_key)}
+        return job_document(job, result)
+
+    def recover(self) -> int:
+        """Take over every unfinished job whose replica went quiet; returns how many."""
+        taken = 0
+        for key in self.store.keys(ACTIVE_PREFIX):
+            job_id = key.removeprefix(ACTIVE_PREFIX)
+            with self._lock:
+                if job_id in self._mine:
+                    continue
+            raw = self.store.get(job_key(job_id))
+            if raw is None:
+                continue
+            job = read_job(raw)
+            if job.status is not JobStatus.PROCESSING:
+                self.store.delete(key)
+            elif is_stale(job, self.clock(), self.settings.job_lease_seconds):
+                taken += self._take_over(job)
+        return taken
+
+    def _take_over(self, job: Job) -> bool:
+        """Resume a stale job here (or fail it after too many resumes); True if it was ours."""
+        if job.resumes >= self.settings.job_max_resumes:
+            message = (
+                f"interrupted {job.resumes + 1} times (the worker running it stopped); "
+                "please submit the request again"
+            )
+            if self.store.put_new([(lease_key(job.job_id, job.resumes + 1), b"fail")]):
+                return False  # another replica decided first
+            self._save(job_failed(job, "interrupted", message, self.clock()))
+            self.store.delete(active_key(job.job_id))
+            return True
+        with self._lock:
+            if job.job_id in self._mine or len(self._mine) >= self.capacity:
+                return False
+            claim = [(lease_key(job.job_id, job.resumes + 1), self.owner.encode())]
+            if self.store.put_new(claim):
+                return False  # another replica took it over first
+            self._mine.add(job.job_id)
+        job = job_taken_over(job, self.owner, self.clock())
+        self._save(job)
+        log.info("resuming %s (take-over %d)", job.job_id, job.resumes)
+        self._executor.submit(self._run, job)
+        return True
+
+    # ── Running ──────────────────────────────────────────────────────────────────────────────
+    def _save(self, job: Job) -> None:
+        self.store.put(job_key(job.job_id), job_bytes(job))
+
+    def _run(self, job: Job) -> None:
+        try:
+            if job.kind is JobKind.PRACTICE:
+                self._run_practice(job)
+            else:
+                self._run_exam(job)
+        except Exception as exc:  # never leave a job PROCESSING: it fails with the reason
+            log.exception("job %s failed", job.job_id)
+            latest = read_job(self.store.get(job_key(job.job_id)) or job_bytes(job))
+            self._save(job_failed(latest, "internal_error", f"the job failed: {exc}", self.clock()))
+            self.store.delete(active_key(job.job_id))
+        finally:
+            with self._lock:
+                self._mine.discard(job.job_id)
+
+    def _generated(self, job: Job) -> list[Question]:
+        """The questions an earlier run of this job verified (each in the outbox)."""
+        out = []
+        for question_id in job.generated:
+            raw = self.store.get(outbox_key(question_id))
+            if raw is not None:
+                out.append(OutboxEntry.model_validate_json(raw).question)
+        return out
+
+    def _run_practice(self, job: Job) -> None:
+        request = {k: v for k, v in job.request.items() if k != "practice_id"}
+        order = practice_order(request, self.services.syllabus)
+        earlier = self._generated(job)
+        pool = self.pool.frame().filter(~pl.col("question_id").is_in(list(job.generated)))
+        pick = practice_pick(
+            pool, order.topic.topic_id, order.difficulty, order.count - len(earlier), job.job_id
+        )
+        picked = self.pool.questions(pick.question_ids)
+        groups = set(
+            pool.filter(pl.col("question_id").is_in(list(pick.question_ids)))[
+                "near_duplicate_group"
+            ].to_list()
+        ) | set(pool_rows(earlier, self.services.syllabus)["near_duplicate_group"].to_list())
+        progress = _Progress(self, job, len(picked))
+        fresh: list[Question] = []
+        if pick.short:
+            drafts = topic_drafts(
+                self.services.drafter,
+                order.topic,
+                order.difficulty,
+                StartAt(template_counts(self.pool.frame())),
+            )
+            fresh = top_up(
+                drafts,
+                self.services.solver,
+                pick.short,
+                set(self.pool.frame()["question_id"].to_list()),
+                groups,
+                self.settings.max_attempts_per_question,
+                on_accept=progress.accepted,
+                on_attempt=progress.attempted,
+            ).questions
+        self._finish_practice(progress.job, order, picked + earlier + fresh, earlier + fresh)
+
+    def _finish_practice(
+        self,
+        job: Job,
+        order: PracticeOrder,
+        questions: list[Question],
+        new: Sequence[Question] = (),
+    ) -> Job:
+        practice_id = str(job.request["practice_id"])
+        now = self.clock()
+        if not questions:
+            done = job_failed(
+                job,
+                "no_questions",
+                f"no questions for {order.topic.name} at {order.difficulty.value}: the pool has "
+                "none and the generators for this topic made none",
+                now,
+            )
+        else:
+            key = practice_key(practice_id)
+            document = practice_document(practice_id, order.topic, order.difficulty, questions)
+            self.store.put_immutable(key, json_bytes(document))
+            n = len(questions)
+            message = (
+                f"{n} questions ready"
+                if n == order.count
+                else f"{n} of {order.count} questions: the generators for this topic ran dry"
+            )
+            done = job_completed(job, practice_id, key, n, message, now)
+            self.pool.add(pool_rows(new, self.services.syllabus))
+        self._save(done)
+        self.store.delete(active_key(job.job_id))
+        return done
+
+    def _run_exam(self, job: Job) -> None:
+        request = {k: v for k, v in job.request.items() if k != "exam_id"}
+        order = exam_order(request)
+        exam_id = str(job.request["exam_id"])
+        blueprint = self.services.blueprint
+        paper_request = custom_request(blueprint, exam_id, order.subjects, order.distribution)
+        earlier = self._generated(job)
+        pool = pl.concat([self.pool.frame(), pool_rows(earlier, self.services.syllabus)]).unique(
+            "question_id", keep="first", maintain_order=True
+        )
+        progress = _Progress(self, job, job.total - job.to_generate)
+        closed: set[Any] = set()
+        fresh: list[Question] = []
+        outcome = assemble_paper(pool, paper_request, blueprint)
+        for _ in range(EXAM_ROUNDS):
+            if not isinstance(outcome, Shortfall):
+                break
+            start = StartAt(template_counts(pool))
+            known = set(pool["question_id"].to_list())
+            groups = set(pool["near_duplicate_group"].to_list())
+            for (subject, difficulty, unit_id), n in outcome.cells.items():
+                drafts = self.services.drafter.drafts(subject, difficulty, start, unit_id)
+                made = top_up(
+                    drafts,
+                    self.services.solver,
+                    n,
+                    known,
+                    groups,
+                    self.settings.max_attempts_per_question,
+                    on_accept=progress.accepted,
+                    on_attempt=progress.attempted,
+                )
+                fresh += made.questions
+                if made.exhausted or len(made.accepted) < n:
+                    closed.add((subject, difficulty, unit_id))
+            pool = pl.concat([pool, pool_rows(fresh, self.services.syllabus)]).unique(
+                "question_id", keep="first", maintain_order=True
+            )
+            outcome = assemble_paper(pool, paper_request, blueprint, closed)
+        job = progress.job
+        if isinstance(outcome, Shortfall):
+            self._save(
+                job_failed(
+                    job,
+                    "pool_exhausted",
+                    "the pool and the generators cannot fill this exam; short of "
+                    f"{outcome.total} questions ({outcome.describe()})",
+                    self.clock(),
+                )
+            )
+            self.store.delete(active_key(job.job_id))
+            return
+        by_id = {q.question_id: q for q in [*earlier, *fresh]}
+        from_pool = [i for i in outcome.question_ids if i not in by_id]
+        by_id.update({q.question_id: q for q in self.pool.questions(from_pool)})
+        questions = [by_id[i] for i in outcome.question_ids]
+        self.pool.add(pool_rows([*earlier, *fresh], self.services.syllabus))
+        self._finish_exam(job, exam_id, paper_document(outcome, questions))
+
+    def _finish_exam(self, job: Job, exam_id: str, document: dict[str, Any]) -> Job:
+        key = exam_key(exam_id)
+        self.store.put_immutable(key, json_bytes(document))
+        done = job_completed(
+            job, exam_id, key, len(document["questions"]), "exam ready", self.clock()
+        )
+        self._save(done)
+        self.store.delete(active_key(job.job_id))
+        return done

@@ -138,7 +138,7 @@ class PoolCache:
             )
             self._snapshot = snapshot.filter(~pl.col("question_id").is_in(withdrawn))
             self._fresh = self._fresh.filter(
-                ~pl.col("question_id").is_in(snapshot["question_id"])
+                ~pl.col("question_id").is_in(snapshot["question_id"].to_list())
                 & ~pl.col("question_id").is_in(withdrawn)
             )
             self._frame = pl.concat([self._snapshot, self._fresh])
@@ -147,7 +147,7 @@ class PoolCache:
     def add(self, rows: pl.DataFrame) -> None:
         """Questions this worker verified: servable here until the nightly's snapshot has them."""
         with self._lock:
-            rows = rows.filter(~pl.col("question_id").is_in(self._frame["question_id"]))
+            rows = rows.filter(~pl.col("question_id").is_in(self._frame["question_id"].to_list()))
             self._fresh = pl.concat([self._fresh, rows])
             self._frame = pl.concat([self._frame, rows])
 
@@ -432,7 +432,7 @@ class JobRunner:
                 drafts,
                 self.services.solver,
                 pick.short,
-                set(self.pool.frame()["question_id"].to_list()),
+                set(self.pool.frame()["question_id"].to_list()) | set(job.generated),
                 groups,
                 self.settings.max_attempts_per_question,
                 on_accept=progress.accepted,
@@ -492,7 +492,9 @@ class JobRunner:
                 break
             start = StartAt(template_counts(pool))
             known = set(pool["question_id"].to_list())
-            groups = set(pool["near_duplicate_group"].to_list())
+            # New groups within this job only: a pool question's group-mate at another
+            # difficulty can still serve, since a paper takes one question per group.
+            groups = set(pool_rows(fresh, self.services.syllabus)["near_duplicate_group"])
             for (subject, difficulty, unit_id), n in outcome.cells.items():
                 drafts = self.services.drafter.drafts(subject, difficulty, start, unit_id)
                 made = top_up(

@@ -232,6 +232,8 @@ def _cmd_api(settings: Settings, args: argparse.Namespace) -> int:
     from api_stub.runner import JobRunner
     from core.providers import object_store
     from flows.services import build_services
+    from pipeline.practice import best_served_topic
+    from pipeline.requests import MAX_PRACTICE_QUESTIONS
     from site_builder.documents import DAILY_POINTER_KEY
 
     host = args.host or settings.api_host
@@ -253,18 +255,22 @@ def _cmd_api(settings: Settings, args: argparse.Namespace) -> int:
     print(f"  {base}/api/v1/syllabus")
     print(f"  {base}/api/v1/openapi.json")
     print(f"  {base}/healthz")
+    services = dataclasses.replace(build_services(settings), store=store)
+    runner = JobRunner(services)  # started with the app: resumes jobs an earlier worker left
     if settings.api_keys:
         print(f"Dynamic endpoints take one of the {len(settings.api_keys)} QFORGE_API_KEYS.")
     else:
         key = dev_api_key(settings.dev_api_key_path)
         print(f"Development API key (no QFORGE_API_KEYS set): {key}")
-        body = '{"topic_id": "phy-ohms-law", "question_count": 5, "difficulty": "Medium"}'
+        topic, difficulty, served = best_served_topic(runner.pool.frame())
+        count = max(1, min(served, MAX_PRACTICE_QUESTIONS))
+        body = json.dumps(
+            {"topic_id": topic, "question_count": count, "difficulty": difficulty.value}
+        )
         print(
             f"  curl -H 'Authorization: Bearer {key}' -H 'Content-Type: application/json' "
             f"-d '{body}' {base}/api/v1/practice/generate"
         )
-    services = dataclasses.replace(build_services(settings), store=store)
-    runner = JobRunner(services)  # started with the app: resumes jobs an earlier worker left
     uvicorn.run(create_app(settings, store, runner=runner), host=host, port=port, log_level="info")
     return 0
 

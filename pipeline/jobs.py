@@ -121,9 +121,11 @@ def job_progressed(
 
 
 def job_planned(job: Job, to_generate: int, message: str, eta: int, now: dt.datetime) -> Job:
+    """A job that must generate `to_generate` questions; the rest are in hand already."""
     return job.model_copy(
         update={
             "to_generate": to_generate,
+            "done": job.total - to_generate,
             "message": message,
             "eta_seconds": eta,
             "updated_at": now,

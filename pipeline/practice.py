@@ -49,3 +49,17 @@ def practice_pick(
     )
     ids = tuple(ranked["question_id"].to_list())
     return PracticePick(ids, count - len(ids))
+
+
+def best_served_topic(snapshot: pl.DataFrame) -> tuple[str, Difficulty, int]:
+    """The topic and difficulty with the most distinct questions, and how many (for examples)."""
+    if snapshot.is_empty():
+        return "phy-ohms-law", Difficulty.EASY, 0
+    counts = (
+        snapshot.filter(~pl.col("withdrawn"))
+        .group_by("topic_id", "difficulty")
+        .agg(pl.col("near_duplicate_group").n_unique().alias("groups"))
+        .sort("groups", "topic_id", "difficulty", descending=[True, False, False])
+    )
+    row = counts.row(0, named=True)
+    return row["topic_id"], Difficulty(row["difficulty"]), row["groups"]

@@ -30,7 +30,7 @@ from api_stub.limits import (
     allowed_keys,
     bearer_token,
 )
-from api_stub.runner import JobRunner, Overloaded
+from api_stub.runner import JobRunner, Overloaded, public_mirror
 from core.settings import Settings
 from core.storage import ObjectStore, validate_key
 from pipeline.jobs import Job, acknowledgement
@@ -114,7 +114,8 @@ def create_app(
                 from flows.services import build_services
 
                 services = dataclasses.replace(build_services(settings), store=store)
-                built = JobRunner(services, clock=now, monotonic=monotonic)
+                mirror = public_mirror(settings, store)
+                built = JobRunner(services, clock=now, monotonic=monotonic, mirror=mirror)
                 built.start()
                 held["runner"] = built
             return held["runner"]

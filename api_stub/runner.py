@@ -9,6 +9,7 @@ the outbox before the job counts it, so a resumed job never pays for it twice.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import io
 import json
 import logging
@@ -23,9 +24,11 @@ from typing import Any
 
 import polars as pl
 
-from core.ids import digest
+from core.providers import publish_target
 from core.records import Attempt, OutboxEntry, Question, outbox_key
+from core.settings import Settings
 from core.shapes import question_file_bytes
+from core.storage import ObjectStore
 from flows.services import Services
 from pipeline.assembly import Shortfall, assemble_paper, custom_request
 from pipeline.jobs import (
@@ -69,6 +72,7 @@ from site_builder.documents import (
     url_of,
     withdrawn_questions_key,
 )
+from site_builder.s3 import mirror_keys
 from site_builder.snapshot import POOL_SNAPSHOT_KEY
 
 log = logging.getLogger("qforge.worker")
@@ -118,13 +122,7 @@ class PoolCache:
             self._checked = self.monotonic()
             raw = self.store.get(POOL_SNAPSHOT_KEY) or b""
             withdrawn_raw = self.store.get(withdrawn_questions_key()) or b""
-            seen = digest(
-                [
-                    digest(raw.hex() if len(raw) < 64 else raw[-4096:].hex()),
-                    len(raw),
-                    withdrawn_raw.decode(),
-                ]
-            )
+            seen = hashlib.sha256(raw + b"|" + withdrawn_raw).hexdigest()
             if seen == self._digest:
                 return
             self._digest = seen
@@ -198,6 +196,18 @@ class _Progress:
             r._save(self.job)
 
 
+def public_mirror(settings: Settings, store: ObjectStore) -> Callable[[Sequence[str]], None] | None:
+    """What copies a job's new files to the public bucket (QFORGE_PUBLISH_BUCKET), if set."""
+    if not settings.publish_bucket:
+        return None
+    target = publish_target(settings)
+
+    def mirror(keys: Sequence[str]) -> None:
+        mirror_keys(store, target, keys, timezone=settings.timezone)
+
+    return mirror
+
+
 class JobRunner:
     """Runs practice and exam jobs for the worker; built once at worker start."""
 
@@ -207,6 +217,7 @@ class JobRunner:
         clock: Callable[[], dt.datetime] | None = None,
         owner: str | None = None,
         monotonic: Callable[[], float] = time.monotonic,
+        mirror: Callable[[Sequence[str]], None] | None = None,
     ) -> None:
         s = services.settings
         self.services = services
@@ -216,6 +227,8 @@ class JobRunner:
         self.owner = owner or f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
         self.pool = PoolCache(self.store, s.snapshot_refresh_seconds, monotonic)
         self.monotonic = monotonic
+        # Copies what a job wrote to the public bucket, when there is one (before COMPLETED).
+        self.mirror = mirror
         self.pace = FIRST_PACE.get(s.llm, 20.0)
         self.capacity = s.worker_generation_slots + s.worker_queue_limit
         self._executor = ThreadPoolExecutor(s.worker_generation_slots, thread_name_prefix="job")
@@ -461,6 +474,8 @@ class JobRunner:
             key = practice_key(practice_id)
             document = practice_document(practice_id, order.topic, order.difficulty, questions)
             self.store.put_immutable(key, json_bytes(document))
+            if self.mirror:
+                self.mirror([*(question_key(q.question_id) for q in new), key])
             n = len(questions)
             message = (
                 f"{n} questions ready"
@@ -532,11 +547,15 @@ class JobRunner:
         by_id.update({q.question_id: q for q in self.pool.questions(from_pool)})
         questions = [by_id[i] for i in outcome.question_ids]
         self.pool.add(pool_rows([*earlier, *fresh], self.services.syllabus))
-        self._finish_exam(job, exam_id, paper_document(outcome, questions))
+        self._finish_exam(job, exam_id, paper_document(outcome, questions), [*earlier, *fresh])
 
-    def _finish_exam(self, job: Job, exam_id: str, document: dict[str, Any]) -> Job:
+    def _finish_exam(
+        self, job: Job, exam_id: str, document: dict[str, Any], new: Sequence[Question] = ()
+    ) -> Job:
         key = exam_key(exam_id)
         self.store.put_immutable(key, json_bytes(document))
+        if self.mirror:
+            self.mirror([*(question_key(q.question_id) for q in new), key])
         done = job_completed(
             job, exam_id, key, len(document["questions"]), "exam ready", self.clock()
         )

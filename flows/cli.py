@@ -229,7 +229,7 @@ def _cmd_api(settings: Settings, args: argparse.Namespace) -> int:
 
     from api_stub.app import create_app
     from api_stub.limits import dev_api_key
-    from api_stub.runner import JobRunner
+    from api_stub.runner import JobRunner, public_mirror
     from core.providers import object_store
     from flows.services import build_services
     from pipeline.practice import best_served_topic
@@ -256,7 +256,8 @@ def _cmd_api(settings: Settings, args: argparse.Namespace) -> int:
     print(f"  {base}/api/v1/openapi.json")
     print(f"  {base}/healthz")
     services = dataclasses.replace(build_services(settings), store=store)
-    runner = JobRunner(services)  # started with the app: resumes jobs an earlier worker left
+    # Started with the app: resumes jobs an earlier worker left.
+    runner = JobRunner(services, mirror=public_mirror(settings, store))
     if settings.api_keys:
         print(f"Dynamic endpoints take one of the {len(settings.api_keys)} QFORGE_API_KEYS.")
     else:

@@ -242,6 +242,28 @@ def publish_tree(
 # ── Bucket configuration ──────────────────────────────────────────────────────────────────────
 
 
+def mirror_keys(
+    source: ObjectStore,
+    target: S3ObjectStore,
+    keys: Sequence[str],
+    *,
+    timezone: str,
+    now: dt.datetime | None = None,
+) -> int:
+    """Upload a few keys in the order given (what a worker job just wrote); returns bytes sent.
+
+    Immutable keys are created only if absent, so a retried job never rewrites one.
+    """
+    sent = 0
+    for key in keys:
+        data = source.get(key)
+        if data is None:
+            raise PublishError(f"cannot mirror /{key}: it is not in the object store")
+        target.put_immutable(key, data, object_headers(key, timezone, now))
+        sent += len(data)
+    return sent
+
+
 def cors_rules(origins: Sequence[str] = ("*",)) -> list[dict[str, Any]]:
     """GET/HEAD from the given origins, exposing what a client needs to revalidate."""
     return [

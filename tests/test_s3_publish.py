@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from moto.server import ThreadedMotoServer
 
+from api_stub.runner import public_mirror
 from core.ids import question_id
 from core.providers import object_store, publish_target
 from core.records import Paper, Question, SolverVerdict
@@ -412,3 +413,42 @@ def test_settings_build_both_stores(tmp_path: Path, endpoint: str, bucket) -> No
     assert bucket.client.get_object(Bucket=bucket.bucket, Key="private/internal/pool/x")
     target = publish_target(s)
     assert (target.bucket, target.endpoint) == ("public", endpoint)
+
+
+def test_a_worker_job_mirrors_its_new_files_before_it_completes(
+    tmp_path: Path, bucket: S3ObjectStore, endpoint: str
+) -> None:
+    from api_stub.runner import JobRunner
+    from core.records import Difficulty, Subject
+    from flows.services import build_services
+    from pipeline.requests import practice_order
+    from tests.worker_pool import publish_pool, richest_topic, verified_questions
+
+    settings = Settings(
+        home=tmp_path / "home",
+        publish_bucket=bucket.bucket,
+        publish_prefix=PREFIX,
+        publish_endpoint_url=endpoint,
+        publish_region="us-east-1",
+    )
+    services = build_services(settings)
+    pool = verified_questions(services, [(Subject.PHYSICS, Difficulty.HARD)], per_cell=20)
+    topic, groups = richest_topic(publish_pool(services, pool), Difficulty.HARD)
+    assert groups < 10
+    order = {"topic_id": topic, "question_count": 10, "difficulty": "Hard"}
+    runner = JobRunner(services, mirror=public_mirror(settings, services.store))
+    job = runner.submit_practice(
+        practice_order(order, services.syllabus), "key-test", lambda n: None
+    )
+    assert runner.drain(timeout=60)
+    done = runner.job(job.job_id)
+    assert done is not None and done.status.value == "COMPLETED" and done.result_key
+    result = json.loads(services.store.get(done.result_key) or b"")
+    fresh = [q["id"] for q in result["questions"] if q["id"] not in {p.question_id for p in pool}]
+    assert fresh
+    assert bucket.get(done.result_key) == services.store.get(done.result_key)
+    for fresh_id in fresh:  # the new questions the set links to are public too
+        head = bucket.head(question_key(fresh_id))
+        assert head is not None and head["CacheControl"] == IMMUTABLE
+    assert bucket.keys("internal/") == []
+    runner.close()

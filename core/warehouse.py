@@ -112,6 +112,9 @@ NEAR_DUPLICATE_GROUP_SQL = """
 """
 
 
+_IDS = {"question_id": pl.String}
+
+
 def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
@@ -243,22 +246,30 @@ class Warehouse:
         finally:
             self.con.unregister("_incoming")
 
-    def question_files(self, ids: Sequence[str]) -> list[tuple[str, bytes]]:
-        """(id, published file bytes) of stored questions, rendered at insert (or now, if older)."""
-        rows = self.con.execute(
-            "SELECT question_id, file_json, record_json FROM questions WHERE question_id IN "
-            "(SELECT unnest(?::VARCHAR[])) ORDER BY question_id",
-            [list(ids)],
-        ).fetchall()
-        return [
-            (
-                i,
-                f.encode("utf-8")
-                if f is not None
-                else question_file_bytes(Question.model_validate_json(r)),
+    def question_files(self, ids: Sequence[str], batch: int = 5_000) -> Iterator[tuple[str, bytes]]:
+        """(id, published file bytes) of stored questions, rendered at insert (or now, if older).
+
+        One query for all ids, read `batch` rows at a time: a query per batch of ids scans the
+        table each time (20 scans cost 10–14 s for 100k files against 1.4 s for one). Consume
+        it before using the connection again: a half-read result blocks it.
+        """
+        self.con.register("_wanted", pl.DataFrame({"question_id": list(ids)}, schema=_IDS))
+        try:
+            cursor = self.con.execute(
+                "SELECT q.question_id, q.file_json, "
+                "CASE WHEN q.file_json IS NULL THEN q.record_json END "
+                "FROM questions q SEMI JOIN _wanted USING (question_id)"
             )
-            for i, f, r in rows
-        ]
+            while rows := cursor.fetchmany(batch):
+                for i, f, r in rows:
+                    yield (
+                        i,
+                        f.encode("utf-8")
+                        if f is not None
+                        else question_file_bytes(Question.model_validate_json(r)),
+                    )
+        finally:
+            self.con.unregister("_wanted")
 
     def questions(self, ids: Sequence[str] | None = None) -> list[Question]:
         """Stored questions (all, or the given ids in the given order)."""

@@ -197,10 +197,10 @@ def export_step(services: Services, paper: Paper) -> ExportReport:
         def files() -> Iterator[tuple[str, bytes]]:
             # Rendered when their questions were stored: this only writes bytes. One stream,
             # so a first export into an empty tree is staged and switched in at once.
-            for start in range(0, len(fresh_ids), EXPORT_BATCH):
-                yield from wh.question_files(fresh_ids[start : start + EXPORT_BATCH])
-                done = min(start + EXPORT_BATCH, len(fresh_ids))
-                log.info("export: %d of %d new question files written", done, len(fresh_ids))
+            for n, item in enumerate(wh.question_files(fresh_ids), 1):
+                yield item
+                if n % EXPORT_BATCH == 0 or n == len(fresh_ids):
+                    log.info("export: %d of %d new question files written", n, len(fresh_ids))
 
         write_rendered_files(store, files(), exported)
         withdrawals = wh.con.execute(

@@ -37,6 +37,17 @@ class Settings(BaseSettings):
     openai_vision_model: str = "gpt-4o-mini"
     openai_timeout_seconds: float = 60.0
     openai_max_retries: int = 3
+    # QFORGE_LLM=openai: the drafter and the adversarial solver (the models may differ).
+    openai_draft_model: str = "gpt-4o-mini"
+    openai_solver_model: str = "gpt-4o-mini"
+    solver_samples: int = Field(default=1, ge=1, le=15, description="Solver votes per draft.")
+    solver_min_confidence: float = Field(
+        default=0.6, ge=0.0, le=1.0, description="Below this the solver's answer abstains."
+    )
+    llm_token_budget: int | None = Field(
+        default=None, ge=1, description="Tokens a run may spend on model calls; unset: no cap."
+    )
+    llm_concurrency: int = Field(default=8, ge=1, le=256, description="Model calls at once.")
     object_store: Literal["local", "s3"] = Field(
         default="local", description="`local` (a directory under home) or `s3` (s3_bucket)."
     )

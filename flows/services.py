@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from core.providers import object_store
 from core.settings import Settings
 from core.storage import ObjectStore
 from kb.elements import load_element_data
 from kb.knowledge import KnowledgeBase, load_knowledge_base
+from kb.references import ReferenceQuestion
 from kb.syllabus import Syllabus, load_syllabus
 from pipeline.blueprint import Blueprint, load_blueprint
 from pipeline.generation import Drafter, OfflineDrafter, Solver
+from pipeline.llm_usage import TokenBudget, UsageLedger
 from pipeline.solver import OfflineSolver
 from pipeline.templates import TEMPLATES, TEMPLATES_BY_ID
 
@@ -25,22 +28,84 @@ class Services:
     drafter: Drafter
     solver: Solver
     store: ObjectStore
+    # Model calls of this process (QFORGE_LLM=openai): tokens, latency, outcomes; None offline.
+    usage: UsageLedger | None = None
 
 
 def build_services(settings: Settings) -> Services:
     """Load the bundled data and build the configured providers."""
-    if settings.llm != "offline":
-        raise NotImplementedError(
-            f"QFORGE_LLM={settings.llm!r} is not available yet; use 'offline' (the default)"
-        )
     syllabus = load_syllabus(settings.data_dir)
     kb = load_knowledge_base(settings.data_dir)
+    usage: UsageLedger | None = None
+    drafter: Drafter
+    solver: Solver
+    if settings.llm == "openai":
+        drafter, solver, usage = _openai_providers(settings, syllabus, kb)
+    else:
+        drafter = OfflineDrafter(syllabus, kb, TEMPLATES, load_element_data(settings.data_dir))
+        solver = OfflineSolver(kb, TEMPLATES_BY_ID)
     return Services(
         settings=settings,
         syllabus=syllabus,
         blueprint=load_blueprint(settings.data_dir, syllabus),
         kb=kb,
-        drafter=OfflineDrafter(syllabus, kb, TEMPLATES, load_element_data(settings.data_dir)),
-        solver=OfflineSolver(kb, TEMPLATES_BY_ID),
+        drafter=drafter,
+        solver=solver,
         store=object_store(settings),
+        usage=usage,
+    )
+
+
+def _openai_providers(
+    settings: Settings, syllabus: Syllabus, kb: KnowledgeBase
+) -> tuple[Drafter, Solver, UsageLedger]:
+    """Drafter and adversarial solver through one SDK client, sharing a ledger and budget."""
+    from flows.kb_services import openai_client
+    from pipeline.llm_draft import BundledContext, OpenAIDrafter
+    from pipeline.llm_solve import OpenAISolver
+
+    client = openai_client(settings)
+    prompts = settings.data_dir / "prompts"
+    ledger = UsageLedger()
+    drafter = OpenAIDrafter(
+        client=client,
+        model=settings.openai_draft_model,
+        syllabus=syllabus,
+        context=BundledContext(kb, _style_references(settings)),
+        prompts_dir=prompts,
+        ledger=ledger,
+        budget=TokenBudget(settings.llm_token_budget, ledger),
+    )
+    solver = OpenAISolver(
+        client=client,
+        model=settings.openai_solver_model,
+        prompts_dir=prompts,
+        ledger=ledger,
+        samples=settings.solver_samples,
+        min_confidence=settings.solver_min_confidence,
+    )
+    return drafter, solver, ledger
+
+
+def _style_references(settings: Settings) -> tuple[ReferenceQuestion, ...]:
+    """Imported reference (past-paper) questions, the drafter's style examples (none: ())."""
+    if not Path(settings.lancedb_uri).exists():
+        return ()
+    from flows.kb_services import build_knowledge_store
+
+    kstore = build_knowledge_store(settings)
+    if kstore.count("references") == 0:
+        return ()
+    columns = ["question", "options", "answer", "subject", "topic", "source"]
+    rows = kstore.table("references").to_arrow().select(columns).to_pylist()
+    return tuple(
+        ReferenceQuestion(
+            question=r["question"],
+            options=tuple(r["options"] or ()),
+            answer=r["answer"],
+            subject=r["subject"] or "",
+            topic=r["topic"] or "",
+            source=r["source"] or "",
+        )
+        for r in rows
     )

@@ -1,0 +1,639 @@
+"""Drafts from a language model, grounded in retrieved context: build → call → parse.
+
+`draft_messages` (pure) renders `data/prompts/draft_question.j2`: the static instructions first,
+so providers can cache the prefix, then the topic's context (theory chunks and figure captions,
+each with its id), two or three style examples, and the request. `parse_draft` (pure) turns the
+reply into a `Draft` or a `Rejection` with a named reason; nothing a model says can crash a run.
+`OpenAIDrafter` is the thin shell: one structured call per draft, rejections counted on it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal, Protocol
+
+import jinja2
+import pint
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from core.ids import digest
+from core.records import (
+    OPTION_KEYS,
+    Difficulty,
+    Draft,
+    FigureRef,
+    Provenance,
+    QuestionContent,
+    QuestionFormat,
+    Subject,
+    keyed_options,
+)
+from core.render import markdown_html
+from kb.knowledge import Chunk, KnowledgeBase
+from kb.references import ReferenceQuestion
+from kb.syllabus import Syllabus, Topic
+from pipeline.llm_usage import CallRecord, ModelReply, TokenBudget, UsageLedger, structured_call
+from pipeline.numbers import number_and_unit
+from pipeline.safe_eval import UnsafeExpressionError, safe_eval
+from pipeline.units import pint_expression, registry
+
+PROMPT = "draft_question.j2"
+GENERATOR_PREFIX = "openai:"
+TEMPLATE_PREFIX = "llm:"
+# A numerical option matches the answer within this relative tolerance, or within the rounding
+# of its printed digits (24.5 stands for 24.45 ≤ x < 24.55), whichever is wider.
+NUMERIC_REL_TOL = 1e-3
+
+# What the drafter asks for, per subject (every difficulty).
+DRAFT_FORMATS: Mapping[Subject, tuple[QuestionFormat, ...]] = {
+    Subject.PHYSICS: (QuestionFormat.SINGLE_CORRECT, QuestionFormat.NUMERICAL),
+    Subject.CHEMISTRY: (QuestionFormat.SINGLE_CORRECT, QuestionFormat.NUMERICAL),
+    Subject.BOTANY: (
+        QuestionFormat.SINGLE_CORRECT,
+        QuestionFormat.TWO_STATEMENTS,
+        QuestionFormat.ASSERTION_REASON,
+    ),
+    Subject.ZOOLOGY: (
+        QuestionFormat.SINGLE_CORRECT,
+        QuestionFormat.TWO_STATEMENTS,
+        QuestionFormat.ASSERTION_REASON,
+    ),
+}
+
+
+# -- what the model sees ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ContextItem:
+    """A piece of retrieved context the model may cite by id: a theory chunk or a figure."""
+
+    context_id: str
+    kind: Literal["chunk", "figure"]
+    title: str
+    text: str
+
+
+class ContextSource(Protocol):
+    """Retrieval for the draft step: a topic's context and its style examples."""
+
+    def context(self, topic: Topic) -> tuple[ContextItem, ...]: ...
+
+    def examples(self, topic: Topic) -> tuple[ReferenceQuestion, ...]: ...
+
+
+_IMAGE = re.compile(r'!\[(?P<alt>[^\]]*)\]\((?P<path>[^)\s]+)(?:\s+"(?P<title>[^"]*)")?\)')
+
+
+def figure_id_of(path: str) -> str:
+    """The id of a bundled figure from its path in a chunk: `../figures/x.svg` → `fig-x`."""
+    return "fig-" + Path(path).stem
+
+
+def chunk_context(chunk: Chunk) -> tuple[ContextItem, ...]:
+    """A chunk as context, its Markdown images replaced by `[figure <id>]` and listed after it."""
+    figures: list[ContextItem] = []
+
+    def cite(m: re.Match[str]) -> str:
+        fid = figure_id_of(m.group("path"))
+        caption = (m.group("title") or m.group("alt") or "").strip()
+        figures.append(ContextItem(fid, "figure", caption, m.group("alt").strip()))
+        return f"[figure {fid}]"
+
+    text = _IMAGE.sub(cite, chunk.text)
+    return (ContextItem(chunk.chunk_id, "chunk", chunk.title, text), *figures)
+
+
+@dataclass(frozen=True)
+class BundledContext:
+    """Context from the bundled knowledge base: the topic's chunks (with their figures), and
+    style examples from the reference questions of its subject (none bundled; imported ones)."""
+
+    kb: KnowledgeBase
+    references: tuple[ReferenceQuestion, ...] = ()
+    max_chunks: int = 3
+    max_examples: int = 3
+
+    def context(self, topic: Topic) -> tuple[ContextItem, ...]:
+        chunks = sorted(
+            (c for c in self.kb.chunks.values() if c.topic_id == topic.topic_id),
+            key=lambda c: c.chunk_id,
+        )
+        return tuple(item for c in chunks[: self.max_chunks] for item in chunk_context(c))
+
+    def examples(self, topic: Topic) -> tuple[ReferenceQuestion, ...]:
+        same_subject = [
+            r for r in self.references if r.subject.lower() == topic.subject.value.lower()
+        ]
+        if not same_subject:
+            return ()
+        names = {topic.name.lower(), topic.topic_id.lower(), topic.chapter_name.lower()}
+        # Questions of the topic first; each topic starts at its own place in the rest.
+        turn = int(digest(topic.topic_id, 8), 16) % len(same_subject)
+        rotated = same_subject[turn:] + same_subject[:turn]
+        ranked = sorted(rotated, key=lambda r: r.topic.lower() not in names)
+        return tuple(ranked[: self.max_examples])
+
+
+def request_cell(topic_id: str, difficulty: Difficulty, question_format: QuestionFormat) -> str:
+    """`llm:<topic>:<difficulty>:<format>`: what a draft's template id starts with."""
+    return f"{TEMPLATE_PREFIX}{topic_id}:{difficulty.value.lower()}:{question_format.value}"
+
+
+@dataclass(frozen=True)
+class DraftRequest:
+    """One draft to ask for: a topic, difficulty and format, its context and examples."""
+
+    topic: Topic
+    difficulty: Difficulty
+    format: QuestionFormat
+    variant: int
+    context: tuple[ContextItem, ...]
+    examples: tuple[ReferenceQuestion, ...] = ()
+    generator: str = "openai"
+
+    @property
+    def cell(self) -> str:
+        """The template id of every variant of this request, without the variant number."""
+        return request_cell(self.topic.topic_id, self.difficulty, self.format)
+
+    @property
+    def template_id(self) -> str:
+        """Unique per variant, so the own near-duplicate gate compares drafts with each other."""
+        return f"{self.cell}:{self.variant}"
+
+    @property
+    def context_ids(self) -> frozenset[str]:
+        return frozenset(item.context_id for item in self.context)
+
+
+@lru_cache(maxsize=8)
+def _environment(prompts_dir: Path) -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(prompts_dir),
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def prompt_module(prompts_dir: Path, name: str) -> Any:
+    """A prompt file's macros (`system()`, `user(...)`)."""
+    return _environment(prompts_dir).get_template(name).module
+
+
+def draft_messages(prompts_dir: Path, request: DraftRequest) -> list[dict[str, Any]]:
+    """Chat messages for one draft: the same system message every time, then context,
+    examples and the request."""
+    prompt = prompt_module(prompts_dir, PROMPT)
+    return [
+        {"role": "system", "content": str(prompt.system()).strip()},
+        {
+            "role": "user",
+            "content": str(prompt.user(request, request.context, request.examples)).strip(),
+        },
+    ]
+
+
+# -- what the model says ----------------------------------------------------------------------
+
+
+class DraftReply(BaseModel):
+    """The reply schema of the draft step (sent as a strict JSON schema)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    stem_markdown: str = Field(description="The question, Markdown with $TeX$ math")
+    options: list[str] = Field(description="Exactly four option texts, no letters")
+    correct_key: str = Field(description="A, B, C or D: the correct option's letter")
+    explanation_markdown: str
+    context_ids: list[str] = Field(description="Ids of the CONTEXT items used")
+    figure_id: str | None = Field(default=None, description="A CONTEXT figure id, or null")
+    answer_expression: str | None = Field(
+        default=None, description="Numericals: an arithmetic expression for the key's value"
+    )
+    answer_unit: str | None = Field(default=None, description="Numericals: unit of that value")
+
+
+class Reason(StrEnum):
+    """Why a draft reply was refused before any solver saw it."""
+
+    EMPTY_REPLY = "empty_reply"
+    REFUSAL = "refusal"
+    TRUNCATED = "truncated"
+    CONTENT_FILTER = "content_filter"
+    INVALID_JSON = "invalid_json"
+    SCHEMA_VIOLATION = "schema_violation"
+    EMPTY_TEXT = "empty_text"
+    NOT_FOUR_OPTIONS = "not_four_options"
+    DUPLICATE_OPTIONS = "duplicate_options"
+    KEY_NOT_AN_OPTION = "key_not_an_option"
+    HTML_IN_MARKDOWN = "html_in_markdown"
+    MATH_DOES_NOT_PARSE = "math_does_not_parse"
+    UNKNOWN_CONTEXT_IDS = "unknown_context_ids"
+    UNGROUNDED = "ungrounded"
+    UNKNOWN_FIGURE = "unknown_figure"
+    NUMERICAL_WITHOUT_EXPRESSION = "numerical_without_expression"
+    UNSAFE_EXPRESSION = "unsafe_expression"
+    UNREADABLE_UNIT = "unreadable_unit"
+    OPTION_WITHOUT_NUMBER = "option_without_number"
+    EXPRESSION_DISAGREES_WITH_KEY = "expression_disagrees_with_key"
+    DISTRACTOR_MATCHES_EXPRESSION = "distractor_matches_expression"
+    # Transport outcomes (no reply to parse) are recorded under `transport` by the drafter.
+    TRANSPORT = "transport"
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """A draft reply refused with a named reason, and what exactly was wrong."""
+
+    reason: Reason
+    detail: str = ""
+
+
+_MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.DOTALL)
+_TAG = re.compile(r"<\s*[/!?]?\s*[A-Za-z]")
+_SCRIPT_URL = re.compile(r"(?:java|vb)script\s*:|data\s*:\s*text/html", re.IGNORECASE)
+_UNKNOWN_COMMAND = re.compile(r">\\[A-Za-z]+<")
+
+
+def html_problem(markdown: str) -> str | None:
+    """An HTML tag (outside math) or a script URL in Markdown, or None."""
+    prose = _MATH.sub(" ", markdown)
+    if m := _TAG.search(prose):
+        return f"tag at {prose[m.start() : m.start() + 20]!r}"
+    if m := _SCRIPT_URL.search(markdown):
+        return f"script URL {m.group(0)!r}"
+    return None
+
+
+def _braces_balanced(tex: str) -> bool:
+    depth = 0
+    for m in re.finditer(r"\\.|[{}]", tex):
+        token = m.group(0)
+        depth += {"{": 1, "}": -1}.get(token, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def math_problem(markdown: str) -> str | None:
+    """TeX that the renderer cannot turn into MathML, or a stray `$`, or None.
+
+    The renderer (core.render) falls back to the escaped TeX in <code> when latex2mathml
+    raises, and prints an unknown command as text; unbalanced braces it silently repairs.
+    """
+    for m in _MATH.finditer(markdown):
+        tex = m.group(1) or m.group(2) or ""
+        if not _braces_balanced(tex):
+            return f"unbalanced braces in ${tex.strip()[:40]}$"
+    rendered = markdown_html(markdown)
+    if "<code>" in rendered and "`" not in markdown:
+        return "TeX that does not parse: " + rendered.split("<code>", 1)[1].split("</code>")[0]
+    if unknown := _UNKNOWN_COMMAND.search(rendered):
+        return f"unknown TeX command {unknown.group(0)[1:-1]}"
+    if "$" in re.sub(r"<[^>]+>", "", rendered):
+        return "a $ that opens no math (unpaired, or math with spaces inside its delimiters)"
+    return None
+
+
+def _same_text(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _reply_data(reply: ModelReply) -> DraftReply | Rejection:
+    if reply.refusal:
+        return Rejection(Reason.REFUSAL, reply.refusal[:200])
+    if reply.finish_reason == "length":
+        return Rejection(Reason.TRUNCATED, "the reply was cut off at the token limit")
+    if reply.finish_reason == "content_filter":
+        return Rejection(Reason.CONTENT_FILTER, "the provider withheld the reply")
+    if isinstance(reply.parsed, DraftReply):
+        return reply.parsed
+    if reply.content is None or not reply.content.strip():
+        return Rejection(Reason.EMPTY_REPLY)
+    try:
+        data = json.loads(reply.content)
+    except json.JSONDecodeError as exc:
+        return Rejection(Reason.INVALID_JSON, f"{exc.msg} at {exc.pos}")
+    try:
+        return DraftReply.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "reply"
+        return Rejection(Reason.SCHEMA_VIOLATION, f"{where}: {first['msg']}")
+
+
+def parse_draft(
+    reply: ModelReply | str | None, request: DraftRequest, known_context_ids: Collection[str]
+) -> Draft | Rejection:
+    """The draft a model reply describes, or a Rejection naming the first thing wrong with it."""
+    if not isinstance(reply, ModelReply):
+        reply = ModelReply(content=reply)
+    data = _reply_data(reply)
+    if isinstance(data, Rejection):
+        return data
+    texts = [data.stem_markdown, *data.options, data.explanation_markdown]
+    if any(not t.strip() for t in texts):
+        return Rejection(Reason.EMPTY_TEXT, "the stem, an option or the explanation is empty")
+    if len(data.options) != 4:
+        return Rejection(Reason.NOT_FOUR_OPTIONS, f"{len(data.options)} options")
+    options = [o.strip() for o in data.options]
+    if len({_same_text(o) for o in options}) < 4:
+        return Rejection(Reason.DUPLICATE_OPTIONS, " | ".join(options))
+    key = data.correct_key.strip().upper().strip("().")
+    if key not in OPTION_KEYS:
+        return Rejection(Reason.KEY_NOT_AN_OPTION, f"correct_key {data.correct_key!r}")
+    for text in texts:
+        if problem := html_problem(text):
+            return Rejection(Reason.HTML_IN_MARKDOWN, problem)
+    for text in texts:
+        if problem := math_problem(text):
+            return Rejection(Reason.MATH_DOES_NOT_PARSE, problem)
+    known = set(known_context_ids)
+    unknown = [i for i in data.context_ids if i not in known]
+    if unknown:
+        return Rejection(Reason.UNKNOWN_CONTEXT_IDS, ", ".join(unknown[:5]))
+    if known and not data.context_ids:
+        return Rejection(Reason.UNGROUNDED, "no context ids cited")
+    figures = {i.context_id: i for i in request.context if i.kind == "figure"}
+    figure_refs: tuple[FigureRef, ...] = ()
+    if data.figure_id:
+        if data.figure_id not in figures or data.figure_id not in known:
+            return Rejection(Reason.UNKNOWN_FIGURE, data.figure_id)
+        item = figures[data.figure_id]
+        figure_refs = (FigureRef(figure_id=item.context_id, caption=item.title or item.text),)
+    if request.format is QuestionFormat.NUMERICAL:
+        if not (data.answer_expression or "").strip():
+            return Rejection(Reason.NUMERICAL_WITHOUT_EXPRESSION)
+        mismatch = numerical_problem(
+            data.answer_expression or "", data.answer_unit or "", options, OPTION_KEYS.index(key)
+        )
+        if mismatch is not None:
+            return mismatch
+    context_ids = tuple(dict.fromkeys(data.context_ids))
+    if data.figure_id and data.figure_id not in context_ids:
+        context_ids += (data.figure_id,)
+    try:
+        content = QuestionContent(
+            tag=request.topic.tag,
+            difficulty=request.difficulty,
+            difficulty_reason=f"drafted as {request.difficulty.value} by a language model",
+            format=request.format,
+            stem_markdown=data.stem_markdown.strip(),
+            options=keyed_options(options),
+            correct_key=key,  # checked against OPTION_KEYS above
+            explanation_markdown=data.explanation_markdown.strip(),
+            figures=figure_refs,
+        )
+    except ValidationError as exc:  # the checks above should leave nothing for this
+        return Rejection(Reason.SCHEMA_VIOLATION, str(exc.errors()[0]["msg"]))
+    provenance = Provenance(
+        generator=request.generator,
+        template_id=request.template_id,
+        context_ids=context_ids,
+        params=(("variant", str(request.variant)),),
+    )
+    return Draft(content=content, provenance=provenance)
+
+
+# -- numericals: the key must be what the answer expression computes --------------------------
+
+_MATH_SEGMENT = re.compile(r"\$([^$]+)\$")
+_MANTISSA = re.compile(r"\d+(?:\.(?P<frac>\d+))?(?:\s*\\times\s*10\^\{?(?P<exp>[-−]?\d+)\}?)?")
+
+
+def _quantity_unit(unit: str) -> Any:
+    """A pint unit from a plain (`m/s`) or TeX (`\\mathrm{m\\,s^{-1}}`) spelling."""
+    ureg = registry()
+    text = unit.strip().strip("$").strip()
+    if not text:
+        return ureg.dimensionless
+    for candidate in (text, pint_expression(text)):
+        try:
+            return ureg.Quantity(1.0, candidate).units
+        except (pint.errors.PintError, AttributeError, TypeError, ValueError, SyntaxError):
+            continue
+    raise ValueError(f"cannot read unit {unit!r}")
+
+
+def _printed_half_step(option: str) -> float:
+    """Half the step of the option's last printed digit (0.05 for 24.5, 5e-6 for 2.5×10^{-4})."""
+    segment = next(iter(_MATH_SEGMENT.findall(option)), option)
+    m = _MANTISSA.search(segment)
+    if m is None:
+        return 0.0
+    decimals = len(m.group("frac") or "")
+    exponent = int((m.group("exp") or "0").replace("−", "-"))
+    return 0.5 * 10.0 ** (exponent - decimals)
+
+
+class OptionWithoutNumberError(ValueError):
+    """A numerical option in which no number can be read."""
+
+
+def option_reading(option: str, answer_unit: Any) -> tuple[float, float] | None:
+    """The option's number in the answer's unit, and half its printed step in that unit.
+
+    None when the option's unit measures something else; OptionWithoutNumberError when it shows
+    no number, ValueError when its unit cannot be read. An option printed without a unit is
+    taken to be in the answer's unit.
+    """
+    read = number_and_unit(option)
+    if read is None:
+        raise OptionWithoutNumberError(f"no number in option {option!r}")
+    number, unit_tex = read
+    half_step = _printed_half_step(option)
+    if not unit_tex:
+        return number, half_step
+    unit = _quantity_unit(unit_tex)
+
+    def converted(x: float) -> float:  # offset units (°C → K) convert values, not factors
+        return float(registry().Quantity(x, unit).to(answer_unit).magnitude)
+
+    try:
+        value = converted(number)
+    except pint.errors.DimensionalityError:
+        return None
+    return value, abs(converted(number + half_step) - value)
+
+
+def numerical_problem(
+    expression: str, unit: str, options: Sequence[str], key_index: int
+) -> Rejection | None:
+    """Whether the keyed option, and only it, is the value the expression computes."""
+    try:
+        value = safe_eval(expression)
+    except UnsafeExpressionError as exc:
+        return Rejection(Reason.UNSAFE_EXPRESSION, f"{expression[:80]!r}: {exc}")
+    try:
+        answer_unit = _quantity_unit(unit)
+        readings = [option_reading(option, answer_unit) for option in options]
+    except OptionWithoutNumberError as exc:
+        return Rejection(Reason.OPTION_WITHOUT_NUMBER, str(exc))
+    except ValueError as exc:
+        return Rejection(Reason.UNREADABLE_UNIT, str(exc))
+    matches = [
+        i
+        for i, reading in enumerate(readings)
+        if reading is not None
+        and abs(value - reading[0])
+        <= max(NUMERIC_REL_TOL * abs(reading[0]), reading[1] * (1 + 1e-9))
+    ]
+    if key_index not in matches:
+        return Rejection(
+            Reason.EXPRESSION_DISAGREES_WITH_KEY,
+            f"{expression[:80]} = {value:.4g} {unit}, key {options[key_index]!r}",
+        )
+    if len(matches) > 1:
+        others = [options[i] for i in matches if i != key_index]
+        return Rejection(Reason.DISTRACTOR_MATCHES_EXPRESSION, f"{value:.4g} {unit}: {others}")
+    return None
+
+
+# -- the provider -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RejectedDraft:
+    """A draft call that produced no draft: which request, and why."""
+
+    template_id: str
+    reason: str
+    detail: str
+
+
+def variant_starts(progress: Mapping[str, int]) -> Counter[str]:
+    """How many variants of each request cell earlier runs used (from attempt template ids)."""
+    starts: Counter[str] = Counter()
+    for template_id in progress:
+        if template_id.startswith(TEMPLATE_PREFIX):
+            cell, _, variant = template_id.rpartition(":")
+            if variant.isdigit():
+                starts[cell] = max(starts[cell], int(variant) + 1)
+    return starts
+
+
+@dataclass
+class OpenAIDrafter:
+    """The `Drafter` backed by a language model through the OpenAI SDK (any compatible server).
+
+    Each call drafts one question for one (topic, difficulty, format); topics without context
+    in the knowledge store are never asked for. The stream is finite: `rounds` variants of each
+    request, fewer when the token budget runs out or `max_consecutive_failures` calls in a row
+    fail after the SDK's retries (`stopped` says which; both hold for the rest of the run). A
+    reply that is not a good draft is counted in `rejections` (and listed in `rejected`) and
+    skipped, never raised.
+    """
+
+    client: Any
+    model: str
+    syllabus: Syllabus
+    context: ContextSource
+    prompts_dir: Path
+    ledger: UsageLedger = field(default_factory=UsageLedger)
+    budget: TokenBudget | None = None
+    formats: Mapping[Subject, tuple[QuestionFormat, ...]] = field(
+        default_factory=lambda: dict(DRAFT_FORMATS)
+    )
+    rounds: int = 3
+    max_tokens: int = 1500
+    temperature: float | None = 0.7
+    max_consecutive_failures: int = 8
+    consecutive_failures: int = 0
+    rejections: Counter[str] = field(default_factory=Counter)
+    rejected: list[RejectedDraft] = field(default_factory=list)
+    stopped: str | None = None
+
+    @property
+    def generator(self) -> str:
+        return GENERATOR_PREFIX + self.model
+
+    @property
+    def calls(self) -> list[CallRecord]:
+        return [c for c in self.ledger.calls if c.purpose == "draft"]
+
+    def requests(
+        self,
+        subject: Subject,
+        difficulty: Difficulty,
+        progress: Mapping[str, int],
+        unit_id: str | None = None,
+    ) -> Iterator[DraftRequest]:
+        """The requests, round by round over the live topics (with context) and formats."""
+        topics = [
+            t for t in self.syllabus.live_topics(subject) if unit_id is None or t.unit_id == unit_id
+        ]
+        cells = [
+            (t, f, ctx)
+            for t in topics
+            if (ctx := self.context.context(t))
+            for f in self.formats.get(subject, (QuestionFormat.SINGLE_CORRECT,))
+        ]
+        starts = variant_starts(progress)
+        examples: dict[str, tuple[ReferenceQuestion, ...]] = {}
+        for n in range(self.rounds):
+            for topic, fmt, ctx in cells:
+                if topic.topic_id not in examples:
+                    examples[topic.topic_id] = self.context.examples(topic)
+                variant = starts[request_cell(topic.topic_id, difficulty, fmt)] + n
+                yield DraftRequest(
+                    topic, difficulty, fmt, variant, ctx, examples[topic.topic_id], self.generator
+                )
+
+    def drafts(
+        self,
+        subject: Subject,
+        difficulty: Difficulty,
+        progress: Mapping[str, int],
+        unit_id: str | None = None,
+    ) -> Iterator[Draft]:
+        for request in self.requests(subject, difficulty, progress, unit_id):
+            if self.budget is not None and self.budget.exhausted:
+                self.stopped = "token_budget"
+                return
+            # Counted across cells: a provider that is down is not asked again by every cell.
+            if self.consecutive_failures >= self.max_consecutive_failures:
+                self.stopped = "provider_unavailable"
+                return
+            result = self.draft(request)
+            transport = isinstance(result, Rejection) and result.reason is Reason.TRANSPORT
+            self.consecutive_failures = self.consecutive_failures + 1 if transport else 0
+            if isinstance(result, Draft):
+                yield result
+
+    def draft(self, request: DraftRequest) -> Draft | Rejection:
+        """One call for one request: the draft, or the rejection (also recorded here)."""
+        reply, record = structured_call(
+            self.client,
+            model=self.model,
+            messages=draft_messages(self.prompts_dir, request),
+            schema=DraftReply,
+            purpose="draft",
+            ledger=self.ledger,
+            label=request.template_id,
+            max_tokens=self.max_tokens,
+            temperature=self.temperature,
+        )
+        result = (
+            Rejection(Reason.TRANSPORT, record.outcome)
+            if reply is None
+            else parse_draft(reply, request, request.context_ids)
+        )
+        if isinstance(result, Rejection):
+            key = (
+                f"{Reason.TRANSPORT.value}: {result.detail}"
+                if result.reason is Reason.TRANSPORT
+                else result.reason.value
+            )
+            self.rejections[key] += 1
+            self.rejected.append(RejectedDraft(request.template_id, key, result.detail))
+        return result

@@ -34,7 +34,11 @@ MIN_CONFIDENCE = 0.1
 
 
 class Drafter(Protocol):
-    """Produces candidate drafts for one cell of the pool: subject × difficulty (× unit)."""
+    """Produces candidate drafts for one cell of the pool: subject × difficulty (× unit or topic).
+
+    `topic_id` narrows the drafts to one topic of the unit (the worker's practice sets): a
+    drafter must not pay for drafts of other topics only to have them thrown away.
+    """
 
     def drafts(
         self,
@@ -42,6 +46,7 @@ class Drafter(Protocol):
         difficulty: Difficulty,
         progress: Mapping[str, int],
         unit_id: str | None = None,
+        topic_id: str | None = None,
     ) -> Iterator[Draft]: ...
 
 
@@ -186,10 +191,13 @@ class OfflineDrafter:
         difficulty: Difficulty,
         progress: Mapping[str, int],
         unit_id: str | None = None,
+        topic_id: str | None = None,
     ) -> Iterator[Draft]:
-        def in_unit(topic_id: str | None) -> bool:
+        def in_unit(of: str | None) -> bool:
+            if topic_id is not None and of != topic_id:
+                return False
             return unit_id is None or (
-                topic_id is not None and self.syllabus.topic(topic_id).unit_id == unit_id
+                of is not None and self.syllabus.topic(of).unit_id == unit_id
             )
 
         numericals = [
@@ -210,10 +218,10 @@ class OfflineDrafter:
         if self.elements is not None:
             facts += [
                 stream
-                for topic_id, stream in element_drafts(
+                for of_topic, stream in element_drafts(
                     self.elements, subject, difficulty, self.syllabus
                 )
-                if in_unit(topic_id)
+                if in_unit(of_topic)
             ]
         # Numericals and facts alternate, so seventeen fact tables do not drown two templates.
         groups = [round_robin(g) for g in (numericals, facts) if g]

@@ -567,10 +567,14 @@ class OpenAIDrafter:
         difficulty: Difficulty,
         progress: Mapping[str, int],
         unit_id: str | None = None,
+        topic_id: str | None = None,
     ) -> Iterator[DraftRequest]:
         """The requests, round by round over the live topics (with context) and formats."""
         topics = [
-            t for t in self.syllabus.live_topics(subject) if unit_id is None or t.unit_id == unit_id
+            t
+            for t in self.syllabus.live_topics(subject)
+            if (unit_id is None or t.unit_id == unit_id)
+            and (topic_id is None or t.topic_id == topic_id)
         ]
         cells = [
             (t, f, ctx)
@@ -595,8 +599,9 @@ class OpenAIDrafter:
         difficulty: Difficulty,
         progress: Mapping[str, int],
         unit_id: str | None = None,
+        topic_id: str | None = None,
     ) -> Iterator[Draft]:
-        for request in self.requests(subject, difficulty, progress, unit_id):
+        for request in self.requests(subject, difficulty, progress, unit_id, topic_id):
             if self.budget is not None and self.budget.exhausted:
                 self.stopped = "token_budget"
                 return

@@ -108,8 +108,8 @@ def template_counts(pool: pl.DataFrame) -> dict[str, int]:
 def topic_drafts(
     drafter: Drafter, topic: Topic, difficulty: Difficulty, start: Mapping[str, int]
 ) -> Iterator[Draft]:
-    """The drafter's drafts for one topic at a difficulty."""
-    stream = drafter.drafts(topic.subject, difficulty, start, topic.unit_id)
+    """The drafter's drafts for one topic at a difficulty (only that topic is drafted)."""
+    stream = drafter.drafts(topic.subject, difficulty, start, topic.unit_id, topic.topic_id)
     return (d for d in stream if d.content.tag.topic_id == topic.topic_id)
 
 

@@ -9,6 +9,7 @@ import datetime as dt
 import json
 import threading
 from collections.abc import Callable, Iterator
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -479,3 +480,16 @@ def test_an_unknown_job_is_a_404(make_client: Callable[..., Any]) -> None:
         client.get("/api/v1/jobs/job-nosuchjob1", headers=AUTH), 404, "not_found", "job-nosuchjob1"
     )
     assert_error(client.get("/api/v1/jobs/../../etc", headers=AUTH), 404, "not_found")
+
+
+def test_a_topic_top_up_drafts_only_that_topic(pool_questions: list[Any]) -> None:
+    from pipeline.topup import StartAt, topic_drafts
+
+    services = BASE[0]
+    topic = services.syllabus.topic(pool_questions[0].content.tag.topic_id)
+    drafts = list(islice(topic_drafts(services.drafter, topic, Difficulty.EASY, StartAt({})), 50))
+    unit = services.drafter.drafts(
+        topic.subject, Difficulty.EASY, {}, topic.unit_id, topic.topic_id
+    )
+    assert drafts and all(d.content.tag.topic_id == topic.topic_id for d in drafts)
+    assert all(d.content.tag.topic_id == topic.topic_id for d in islice(unit, 200))

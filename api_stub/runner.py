@@ -231,22 +231,52 @@ class JobRunner:
         self.mirror = mirror
         self.pace = FIRST_PACE.get(s.llm, 20.0)
         self.capacity = s.worker_generation_slots + s.worker_queue_limit
-        self._executor = ThreadPoolExecutor(s.worker_generation_slots, thread_name_prefix="job")
+        self._executor: ThreadPoolExecutor | None = self._new_executor()
         self._lock = threading.Lock()
         self._mine: set[str] = set()  # jobs queued or running in this process
         self._stop = threading.Event()
         self._watch: threading.Thread | None = None
 
     # ── Lifecycle ────────────────────────────────────────────────────────────────────────────
+    def _new_executor(self) -> ThreadPoolExecutor:
+        slots = self.settings.worker_generation_slots
+        return ThreadPoolExecutor(slots, thread_name_prefix="job")
+
     def start(self) -> None:
-        """Resume what died with an earlier process, then keep watching for stale jobs."""
+        """Resume what died with an earlier process, then keep watching for stale jobs.
+
+        Starting again after `close` (an app's lifespan run twice) opens a new pool.
+        """
+        with self._lock:
+            if self._executor is None:
+                self._executor = self._new_executor()
+            self._stop = threading.Event()
         self.recover()
         self._watch = threading.Thread(target=self._watch_loop, name="job-watch", daemon=True)
         self._watch.start()
 
     def close(self, wait: bool = True) -> None:
         self._stop.set()
-        self._executor.shutdown(wait=wait, cancel_futures=not wait)
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=wait, cancel_futures=not wait)
+
+    def _submit(self, job: Job, fail: bool = True) -> None:
+        """Run a job in the pool; if it cannot be scheduled, fail it (a new job) or leave it
+        to another replica (a take-over): never left counted here."""
+        try:
+            if self._executor is None:
+                raise RuntimeError("the worker is shutting down")
+            self._executor.submit(self._run, job)
+        except RuntimeError as exc:
+            with self._lock:
+                self._mine.discard(job.job_id)
+            if not fail:
+                raise Overloaded(str(exc), 1) from exc
+            self._save(job_failed(job, "shutting_down", f"not started: {exc}", self.clock()))
+            self.store.delete(active_key(job.job_id))
+            raise Overloaded("the worker is shutting down; retry on another replica", 1) from exc
 
     def _watch_loop(self) -> None:
         while not self._stop.wait(self.settings.job_lease_seconds / 2):
@@ -325,7 +355,7 @@ class JobRunner:
         )
         self._save(job)
         self.store.put(active_key(job.job_id), job.job_id.encode())
-        self._executor.submit(self._run, job)
+        self._submit(job)
         return job
 
     # ── Polling and recovery ─────────────────────────────────────────────────────────────────
@@ -387,7 +417,10 @@ class JobRunner:
         job = job_taken_over(job, self.owner, self.clock())
         self._save(job)
         log.info("resuming %s (take-over %d)", job.job_id, job.resumes)
-        self._executor.submit(self._run, job)
+        try:
+            self._submit(job, fail=False)
+        except Overloaded:
+            return False
         return True
 
     # ── Running ──────────────────────────────────────────────────────────────────────────────

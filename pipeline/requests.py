@@ -102,6 +102,8 @@ def practice_order(body: Any, syllabus: Syllabus) -> PracticeOrder:
     problems: list[Problem] = []
     fields = _fields(body, ("topic_id", "question_count", "difficulty"), problems)
     count = fields.get("question_count")
+    if isinstance(count, float) and count.is_integer():
+        count = int(count)  # 3.0 is an integer to JSON Schema, and so to us
     if "question_count" in fields and not (
         isinstance(count, int)
         and not isinstance(count, bool)
@@ -206,11 +208,11 @@ def _subjects(value: Any, problems: list[Problem]) -> tuple[Subject, ...] | None
         subject = names.get(name.lower()) if isinstance(name, str) else None
         if subject is None:
             problems.append(Problem(("subjects", i), f"unknown subject {name!r}; use {allowed}"))
-        elif subject in chosen:
-            problems.append(Problem(("subjects", i), f"{subject.value} is listed twice"))
+        elif name in value[:i]:
+            problems.append(Problem(("subjects", i), f"{name} is listed twice"))
         else:
-            chosen.append(subject)
-    if len(chosen) != len(value):
+            chosen.append(subject)  # "Physics" and "physics" name one subject: taken once
+    if problems:
         return None
     return tuple(s for s in Subject if s in chosen)
 

@@ -528,9 +528,11 @@ def _static(
     path: str, operation_id: str, summary: str, schema: str, parameter: Schema | None = None
 ) -> tuple[str, Schema]:
     """A public GET of the static tree."""
-    responses: Schema = {"200": _json(schema, summary, _cache_header(path))}
-    if parameter is not None:
-        responses["404"] = _error("nothing published at this path")
+    responses: Schema = {
+        "200": _json(schema, summary, _cache_header(path)),
+        # Before the first nightly run nothing is published, not even the daily pointer.
+        "404": _error("nothing published at this path (yet)"),
+    }
     operation: Schema = {
         "operationId": operation_id,
         "summary": summary,

@@ -194,7 +194,7 @@ def test_an_unknown_topic_is_a_404_naming_the_syllabus(make_client: Callable[...
         ({"difficulty_distribution": []}, "must be an object"),
         ({"subjects": []}, "non-empty list"),
         ({"subjects": ["Physics", "Maths"]}, "unknown subject 'Maths'"),
-        ({"subjects": ["Physics", "physics"]}, "listed twice"),
+        ({"subjects": ["Physics", "Physics"]}, "listed twice"),
     ],
 )
 def test_each_exam_rule_is_a_named_422(
@@ -493,3 +493,19 @@ def test_a_topic_top_up_drafts_only_that_topic(pool_questions: list[Any]) -> Non
     )
     assert drafts and all(d.content.tag.topic_id == topic.topic_id for d in drafts)
     assert all(d.content.tag.topic_id == topic.topic_id for d in islice(unit, 200))
+
+
+def test_a_runner_closed_and_started_again_takes_jobs(
+    make_client: Callable[..., Any], tmp_path: Path, pool_questions: list[Any]
+) -> None:
+    services = worker_services(tmp_path / "home")
+    body = short_request(services, pool_questions)
+    client, runner = make_client(services)
+    runner.close()
+    closed = practice(client, body)
+    assert_error(closed, 503, "overloaded", "shutting down")
+    assert runner.store.keys(ACTIVE_PREFIX) == []  # failed, not left PROCESSING
+    runner.start()  # a second lifespan
+    again = practice(client, body)
+    assert again.status_code == 202
+    assert finished(client, runner, again.json()["job_id"])["status"] == "COMPLETED"

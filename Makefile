@@ -39,6 +39,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.generation
 	$(BIN)/python -m bench.assembly
 	$(BIN)/python -m bench.export
+	$(BIN)/python -m bench.worker
 
 clean:
 	rm -rf $(VENV) .qforge .pytest_cache .mypy_cache .ruff_cache

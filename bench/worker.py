@@ -106,7 +106,7 @@ class Worker:
 
     command = (sys.executable, "-m", "flows.cli", "api")
 
-    def __init__(self, home: Path, keys: list[str], log: Path) -> None:
+    def __init__(self, home: Path, keys: list[str], log: Path, workers: int = 1) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         env = {
@@ -117,6 +117,7 @@ class Worker:
             # raised so that the bench measures latency, not the limiter's 429s.
             "QFORGE_RATE_LIMIT_PER_MINUTE": "1000000",
             "QFORGE_RATE_LIMIT_BURST": "10000",
+            "QFORGE_API_WORKERS": str(workers),
         }
         self.log = log
         with log.open("ab") as out:
@@ -444,6 +445,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--exam-share", type=float, default=0.02, help="round trips for exams")
     parser.add_argument("--per-cell", type=int, default=30, help="pool fill per unit×difficulty")
     parser.add_argument(
+        "--workers", type=int, default=1, help="worker processes (QFORGE_API_WORKERS)"
+    )
+    parser.add_argument(
         "--home", type=Path, default=None, help="keep (and reuse) the pool here, not in a temp dir"
     )
     args = parser.parse_args(argv)
@@ -468,7 +472,7 @@ def main(argv: list[str] | None = None) -> None:
             f"{args.count} questions; {len(ids):,} static question files"
         )
         keys = [f"qf-bench-{i}-{secrets.token_urlsafe(9)}" for i in range(args.clients)]
-        worker = Worker(home, keys, log)
+        worker = Worker(home, keys, log, args.workers)
         print(f"worker up on {worker.base} in {worker.wait_ready():.1f} s (log: {log})")
         load = Load([], cells, ids, args.count, args.think, args.polls, args.exam_share)
         offered = args.clients * (2 + args.polls) / load.cycle

@@ -75,6 +75,9 @@ class Settings(BaseSettings):
     prefect_port: int = Field(default=4200, description="Port of the server `qforge serve` starts.")
     api_host: str = "127.0.0.1"
     api_port: int = 8000
+    api_workers: int = Field(
+        default=1, ge=1, le=64, description="Worker processes of `qforge api` (one GIL each)."
+    )
     max_attempts_per_question: int = Field(default=6, ge=1)
     # The worker (`qforge api`): who may call the dynamic endpoints, how often, how much.
     api_keys: Annotated[tuple[SecretStr, ...], NoDecode] = Field(

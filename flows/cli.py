@@ -272,6 +272,17 @@ def _cmd_api(settings: Settings, args: argparse.Namespace) -> int:
             f"  curl -H 'Authorization: Bearer {key}' -H 'Content-Type: application/json' "
             f"-d '{body}' {base}/api/v1/practice/generate"
         )
+    if settings.api_workers > 1:  # each process builds its own app from the environment
+        print(f"{settings.api_workers} worker processes; jobs and quotas are shared in the store")
+        uvicorn.run(
+            "api_stub.main:app_factory",
+            factory=True,
+            workers=settings.api_workers,
+            host=host,
+            port=port,
+            log_level="info",
+        )
+        return 0
     uvicorn.run(create_app(settings, store, runner=runner), host=host, port=port, log_level="info")
     return 0
 

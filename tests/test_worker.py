@@ -509,3 +509,15 @@ def test_a_runner_closed_and_started_again_takes_jobs(
     again = practice(client, body)
     assert again.status_code == 202
     assert finished(client, runner, again.json()["job_id"])["status"] == "COMPLETED"
+
+
+def test_each_worker_process_builds_its_app_from_the_environment(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from api_stub.main import app_factory
+
+    monkeypatch.setenv("QFORGE_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("QFORGE_API_KEYS", KEY)
+    with TestClient(app_factory()) as client:  # what `qforge api --workers N` runs per process
+        assert client.get("/healthz").json() == {"status": "ok"}
+        assert_error(client.get("/api/v1/jobs/job-nosuchjob1", headers=AUTH), 404, "not_found")

@@ -58,6 +58,7 @@ from pipeline.requests import ExamOrder, PracticeOrder, exam_order, practice_ord
 from pipeline.topup import (
     SNAPSHOT_SCHEMA,
     StartAt,
+    near_duplicate_group,
     pool_rows,
     template_counts,
     top_up,
@@ -532,16 +533,13 @@ class JobRunner:
         request = {k: v for k, v in job.request.items() if k != "practice_id"}
         order = practice_order(request, self.services.syllabus)
         earlier = self._generated(job)
-        pool = self.pool.frame().filter(~pl.col("question_id").is_in(list(job.generated)))
+        view = self.pool.view()  # one state of the pool for the whole run
+        pool = view.frame.filter(~pl.col("question_id").is_in(list(job.generated)))
         pick = practice_pick(
             pool, order.topic.topic_id, order.difficulty, order.count - len(earlier), job.job_id
         )
-        picked = self.pool.questions(pick.question_ids)
-        groups = set(
-            pool.filter(pl.col("question_id").is_in(list(pick.question_ids)))[
-                "near_duplicate_group"
-            ].to_list()
-        ) | set(pool_rows(earlier, self.services.syllabus)["near_duplicate_group"].to_list())
+        picked = view.questions(pick.question_ids)
+        groups = {near_duplicate_group(q.provenance, q.question_id) for q in picked + earlier}
         progress = _Progress(self, job, len(picked))
         fresh: list[Question] = []
         if pick.short:
@@ -549,13 +547,13 @@ class JobRunner:
                 self.services.drafter,
                 order.topic,
                 order.difficulty,
-                StartAt(template_counts(self.pool.frame())),
+                StartAt(template_counts(view.frame)),
             )
             fresh = top_up(
                 drafts,
                 self.services.solver,
                 pick.short,
-                set(self.pool.frame()["question_id"].to_list()) | set(job.generated),
+                view.ids | set(job.generated),
                 groups,
                 self.settings.max_attempts_per_question,
                 on_accept=progress.accepted,
@@ -571,33 +569,25 @@ class JobRunner:
         new: Sequence[Question] = (),
     ) -> Job:
         practice_id = str(job.request["practice_id"])
-        now = self.clock()
         if not questions:
-            done = job_failed(
+            failed = job_failed(
                 job,
                 "no_questions",
                 f"no questions for {order.topic.name} at {order.difficulty.value}: the pool has "
                 "none and the generators for this topic made none",
-                now,
+                self.clock(),
             )
-        else:
-            key = practice_key(practice_id)
-            document = practice_document(practice_id, order.topic, order.difficulty, questions)
-            self.store.put_immutable(key, json_bytes(document))
-            if self.mirror:
-                self.mirror([*(question_key(q.question_id) for q in new), key])
-            n = len(questions)
-            message = (
-                f"{n} questions ready"
-                if n == order.count
-                else f"{n} of {order.count} questions: the generators for this topic ran dry"
-            )
-            done = job_completed(job, practice_id, key, n, message, now)
-            if new:
-                self.pool.add(pool_rows(new, self.services.syllabus))
-        self._save(done)
-        self.store.delete(active_key(job.job_id))
-        return done
+            self._save(failed)
+            self.store.delete(active_key(job.job_id))
+            return failed
+        n = len(questions)
+        message = (
+            f"{n} questions ready"
+            if n == order.count
+            else f"{n} of {order.count} questions: the generators for this topic ran dry"
+        )
+        document = practice_document(practice_id, order.topic, order.difficulty, questions)
+        return self._complete(job, practice_id, practice_key(practice_id), document, new, message)
 
     def _run_exam(self, job: Job) -> None:
         request = {k: v for k, v in job.request.items() if k != "exam_id"}
@@ -606,7 +596,8 @@ class JobRunner:
         blueprint = self.services.blueprint
         paper_request = custom_request(blueprint, exam_id, order.subjects, order.distribution)
         earlier = self._generated(job)
-        pool = pl.concat([self.pool.frame(), pool_rows(earlier, self.services.syllabus)]).unique(
+        view = self.pool.view()  # one state of the pool for the whole run
+        pool = pl.concat([view.frame, pool_rows(earlier, self.services.syllabus)]).unique(
             "question_id", keep="first", maintain_order=True
         )
         progress = _Progress(self, job, job.total - job.to_generate)
@@ -620,7 +611,7 @@ class JobRunner:
             known = set(pool["question_id"].to_list())
             # New groups within this job only: a pool question's group-mate at another
             # difficulty can still serve, since a paper takes one question per group.
-            groups = set(pool_rows(fresh, self.services.syllabus)["near_duplicate_group"])
+            groups = {near_duplicate_group(q.provenance, q.question_id) for q in fresh}
             for (subject, difficulty, unit_id), n in outcome.cells.items():
                 drafts = self.services.drafter.drafts(subject, difficulty, start, unit_id)
                 made = top_up(
@@ -653,23 +644,38 @@ class JobRunner:
             )
             self.store.delete(active_key(job.job_id))
             return
-        by_id = {q.question_id: q for q in [*earlier, *fresh]}
+        new = [*earlier, *fresh]
+        by_id = {q.question_id: q for q in new}
         from_pool = [i for i in outcome.question_ids if i not in by_id]
-        by_id.update({q.question_id: q for q in self.pool.questions(from_pool)})
+        by_id.update({q.question_id: q for q in view.questions(from_pool)})
         questions = [by_id[i] for i in outcome.question_ids]
-        self.pool.add(pool_rows([*earlier, *fresh], self.services.syllabus))
-        self._finish_exam(job, exam_id, paper_document(outcome, questions), [*earlier, *fresh])
+        self._finish_exam(job, exam_id, paper_document(outcome, questions), new)
 
     def _finish_exam(
         self, job: Job, exam_id: str, document: dict[str, Any], new: Sequence[Question] = ()
     ) -> Job:
-        key = exam_key(exam_id)
+        return self._complete(job, exam_id, exam_key(exam_id), document, new, "exam ready")
+
+    def _complete(
+        self,
+        job: Job,
+        result_id: str,
+        key: str,
+        document: dict[str, Any],
+        new: Sequence[Question],
+        message: str,
+    ) -> Job:
+        """Write the result's static copy (and mirror it with the new questions), then the job.
+
+        The copy exists before the job says COMPLETED; the new questions join this worker's pool.
+        """
         self.store.put_immutable(key, json_bytes(document))
         if self.mirror:
             self.mirror([*(question_key(q.question_id) for q in new), key])
-        done = job_completed(
-            job, exam_id, key, len(document["questions"]), "exam ready", self.clock()
-        )
+        if new:
+            self.pool.add(pool_rows(new, self.services.syllabus))
+        n = len(document["questions"])
+        done = job_completed(job, result_id, key, n, message, self.clock())
         self._save(done)
         self.store.delete(active_key(job.job_id))
         return done

@@ -521,3 +521,22 @@ def test_each_worker_process_builds_its_app_from_the_environment(
     with TestClient(app_factory()) as client:  # what `qforge api --workers N` runs per process
         assert client.get("/healthz").json() == {"status": "ok"}
         assert_error(client.get("/api/v1/jobs/job-nosuchjob1", headers=AUTH), 404, "not_found")
+
+
+def test_near_duplicate_groups_in_python_match_the_warehouse(
+    tmp_path: Path, pool_questions: list[Any]
+) -> None:
+    from core.warehouse import open_warehouse
+    from pipeline.topup import near_duplicate_group
+
+    services = BASE[0]
+    cells = [(s, d) for s in (Subject.CHEMISTRY, Subject.BOTANY) for d in Difficulty]
+    questions = pool_questions + verified_questions(services, cells, per_cell=15)
+    with open_warehouse(tmp_path / "w.duckdb") as wh:
+        wh.insert_questions(questions)
+        sql = dict(wh.pool().select("question_id", "near_duplicate_group").iter_rows())
+    generators = {q.provenance.generator for q in questions}
+    assert len(generators) >= 3, generators  # numerical, fact and element questions at least
+    assert {
+        q.question_id: near_duplicate_group(q.provenance, q.question_id) for q in questions
+    } == sql

@@ -220,9 +220,6 @@ class PoolCache:
             self._fresh = pl.concat([self._fresh, rows])
             self._view = PoolView(pl.concat([current.frame, rows]))
 
-    def questions(self, ids: Sequence[str]) -> list[Question]:
-        return self.view().questions(ids)
-
 
 class _Progress:
     """A running job's bookkeeping: store each new question, then count it; keep a heartbeat."""

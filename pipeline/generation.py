@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from core.ids import attempt_id, question_id
 from core.records import (
@@ -50,12 +50,49 @@ class Drafter(Protocol):
     ) -> Iterator[Draft]: ...
 
 
+@runtime_checkable
+class CallDrafter(Protocol):
+    """A drafter whose every draft is one blocking call (a model's), so calls can overlap.
+
+    `pending` yields the calls still worth making for a cell, in order, and ends early when the
+    drafter must stop (a spent token budget, a provider that is down); `draft` makes one call
+    and is safe to run in several threads at once. It returns the Draft, or anything else when
+    the call gave none (the drafter has recorded why).
+    """
+
+    def pending(
+        self,
+        subject: Subject,
+        difficulty: Difficulty,
+        progress: Mapping[str, int],
+        unit_id: str | None = None,
+        topic_id: str | None = None,
+    ) -> Iterator[Any]: ...
+
+    def draft(self, request: Any) -> object: ...
+
+
 class Solver(Protocol):
     """Answers a question it sees without the key: the adversary."""
 
     name: str
 
     def solve(self, view: SolverView) -> SolverAnswer: ...
+
+
+# How a solver marks an answer that never came (timeout, 5xx after retries): no verdict at all.
+NO_REPLY_NOTE = "transport: "
+
+
+def unanswered(answer: SolverAnswer) -> str | None:
+    """What kept the solver's reply from arriving (`timeout`, `http_503`, ...), or None.
+
+    Such an answer says nothing about the draft, so no attempt is recorded for it: the draft
+    stays free to be solved again in a later run.
+    """
+    if answer.choice is None and answer.note.startswith(NO_REPLY_NOTE):
+        return answer.note.removeprefix(NO_REPLY_NOTE)
+    return None
 
 
 def solver_view(draft: Draft) -> SolverView:
@@ -158,6 +195,14 @@ def judged(
 Screen = Callable[[Draft], str | None]
 
 
+def screen_refusal(draft: Draft, screens: Sequence[Screen] = ()) -> str | None:
+    """Why hygiene or a screen refuses the draft before any solver sees it, or None."""
+    flaw = hygiene_problem(draft)
+    if flaw:
+        return f"hygiene: {flaw}"
+    return next((r for r in (screen(draft) for screen in screens) if r), None)
+
+
 def verified(
     draft: Draft, solver: Solver, screens: Sequence[Screen] = ()
 ) -> tuple[Attempt, Question | None]:
@@ -165,12 +210,7 @@ def verified(
 
     Hygiene and screens refuse before the (possibly paid) solver call.
     """
-    flaw = hygiene_problem(draft)
-    refusal = (
-        f"hygiene: {flaw}"
-        if flaw
-        else next((r for r in (screen(draft) for screen in screens) if r), None)
-    )
+    refusal = screen_refusal(draft, screens)
     if refusal is not None:
         return screened_out(draft, refusal), None
     return judged(draft, solver.solve(solver_view(draft)))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections import Counter
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -531,7 +532,8 @@ class OpenAIDrafter:
     request, fewer when the token budget runs out or `max_consecutive_failures` calls in a row
     fail after the SDK's retries (`stopped` says which; both hold for the rest of the run). A
     reply that is not a good draft is counted in `rejections` (and listed in `rejected`) and
-    skipped, never raised.
+    skipped, never raised. It is also a `CallDrafter`: `pending` and `draft` let the pool fill
+    keep several calls under way (`draft` is thread-safe).
     """
 
     client: Any
@@ -552,6 +554,7 @@ class OpenAIDrafter:
     rejections: Counter[str] = field(default_factory=Counter)
     rejected: list[RejectedDraft] = field(default_factory=list)
     stopped: str | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     @property
     def generator(self) -> str:
@@ -593,6 +596,29 @@ class OpenAIDrafter:
                     topic, difficulty, fmt, variant, ctx, examples[topic.topic_id], self.generator
                 )
 
+    def pending(
+        self,
+        subject: Subject,
+        difficulty: Difficulty,
+        progress: Mapping[str, int],
+        unit_id: str | None = None,
+        topic_id: str | None = None,
+    ) -> Iterator[DraftRequest]:
+        """The requests still to call: `requests`, until the drafter has to stop (`stopped`).
+
+        Checked as each request is taken, so with calls under way a run may end over its token
+        budget, or past `max_consecutive_failures`, by at most the calls under way.
+        """
+        for request in self.requests(subject, difficulty, progress, unit_id, topic_id):
+            if self.budget is not None and self.budget.exhausted:
+                self.stopped = "token_budget"
+            # Counted across cells: a provider that is down is not asked again by every cell.
+            elif self.consecutive_failures >= self.max_consecutive_failures:
+                self.stopped = "provider_unavailable"
+            if self.stopped is not None:
+                return
+            yield request
+
     def drafts(
         self,
         subject: Subject,
@@ -601,17 +627,8 @@ class OpenAIDrafter:
         unit_id: str | None = None,
         topic_id: str | None = None,
     ) -> Iterator[Draft]:
-        for request in self.requests(subject, difficulty, progress, unit_id, topic_id):
-            if self.budget is not None and self.budget.exhausted:
-                self.stopped = "token_budget"
-                return
-            # Counted across cells: a provider that is down is not asked again by every cell.
-            if self.consecutive_failures >= self.max_consecutive_failures:
-                self.stopped = "provider_unavailable"
-                return
+        for request in self.pending(subject, difficulty, progress, unit_id, topic_id):
             result = self.draft(request)
-            transport = isinstance(result, Rejection) and result.reason is Reason.TRANSPORT
-            self.consecutive_failures = self.consecutive_failures + 1 if transport else 0
             if isinstance(result, Draft):
                 yield result
 
@@ -633,12 +650,14 @@ class OpenAIDrafter:
             if reply is None
             else parse_draft(reply, request, request.context_ids)
         )
-        if isinstance(result, Rejection):
-            key = (
-                f"{Reason.TRANSPORT.value}: {result.detail}"
-                if result.reason is Reason.TRANSPORT
-                else result.reason.value
-            )
-            self.rejections[key] += 1
-            self.rejected.append(RejectedDraft(request.template_id, key, result.detail))
+        with self._lock:  # calls may run in several threads
+            self.consecutive_failures = self.consecutive_failures + 1 if reply is None else 0
+            if isinstance(result, Rejection):
+                key = (
+                    f"{Reason.TRANSPORT.value}: {result.detail}"
+                    if result.reason is Reason.TRANSPORT
+                    else result.reason.value
+                )
+                self.rejections[key] += 1
+                self.rejected.append(RejectedDraft(request.template_id, key, result.detail))
         return result

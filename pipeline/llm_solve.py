@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from core.ids import digest
 from core.records import OPTION_KEYS, OptionKey, SolverAnswer, SolverView
+from pipeline.generation import NO_REPLY_NOTE
 from pipeline.llm_draft import prompt_module
 from pipeline.llm_usage import CallRecord, ModelReply, UsageLedger, structured_call
 
@@ -131,8 +132,10 @@ class OpenAISolver:
 
     `samples` calls per question, each with its own option order, combined by `vote`. An answer
     below `min_confidence` becomes an abstention (the gate then refuses the draft as
-    `solver_abstained: low confidence …`). A call that fails after the SDK's retries counts as
-    an abstaining sample with a note, never an exception.
+    `solver_abstained: low confidence …`). A call that fails after the SDK's retries ends the
+    solve, never with an exception: the answer is an abstention noted `transport: <outcome>`,
+    which the pool fill reads as no verdict at all (`pipeline.generation.unanswered`), so the
+    draft is not condemned by a provider's bad minute and the samples left are not paid for.
     """
 
     client: Any
@@ -172,10 +175,9 @@ class OpenAISolver:
                 max_tokens=self.max_tokens,
                 temperature=temperature,
             )
-            if reply is None:
-                answers.append(_abstain(self.name, f"transport: {record.outcome}"))
-            else:
-                answers.append(parse_solve(reply, order, self.name))
+            if reply is None:  # a vote short of a sample would not be the vote asked for
+                return _abstain(self.name, f"{NO_REPLY_NOTE}{record.outcome}")
+            answers.append(parse_solve(reply, order, self.name))
         answer = vote(answers, self.name)
         if answer.choice is not None and answer.confidence < self.min_confidence:
             return _abstain(

@@ -1,17 +1,34 @@
-"""Fill the question pool to what the next paper needs, resuming where any earlier run stopped."""
+"""Fill the question pool to what the next paper needs, resuming where any earlier run stopped.
+
+With a drafter whose drafts are model calls, up to `concurrency` calls (drafts and solves
+together) run at once in a thread pool; everything else (skipping known drafts, screens, the
+verdict, commits) happens in the calling thread, one result at a time.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
+from typing import Any
 
 import polars as pl
 
 from core.ids import question_id
-from core.records import Attempt, Difficulty, Question, Subject
+from core.records import Attempt, Difficulty, Draft, Question, SolverAnswer, Subject
 from core.warehouse import Warehouse
-from pipeline.generation import Drafter, Screen, Solver, verified
+from pipeline.generation import (
+    CallDrafter,
+    Drafter,
+    Screen,
+    Solver,
+    judged,
+    screen_refusal,
+    screened_out,
+    solver_view,
+    unanswered,
+)
 
 Cell = tuple[Subject, Difficulty]
 # A finer cell: one syllabus unit's questions of a subject at a difficulty.
@@ -55,6 +72,10 @@ def unit_deficits(
 
 @dataclass
 class CellReport:
+    """What filling one cell did. `reasons` counts rejected attempts by kind, and also drafts
+    left unsolved because the solver's reply never came (`solver_unreachable`, in `unsolved`:
+    no attempt is recorded for them, so a later run may solve them)."""
+
     subject: Subject
     difficulty: Difficulty
     needed: int
@@ -64,9 +85,42 @@ class CellReport:
     skipped: int = 0
     reasons: Counter[str] = field(default_factory=Counter)
     exhausted: bool = False
+    unsolved: int = 0
 
 
 ProgressFn = Callable[[CellReport], None]
+UNSOLVED = "solver_unreachable"
+
+
+@dataclass
+class _CellState:
+    """A cell being filled: its report, its source of drafts (or calls) and its work under way."""
+
+    report: CellReport
+    budget: int
+    source: Iterator[Any] | None = None
+    in_flight: int = 0
+    dry: bool = False
+    finished: bool = False
+
+    def wants_work(self) -> bool:
+        """Whether one more draft may start: work under way could still fall short of the need,
+        and the attempt budget (skips and unsolved drafts count) is not used up."""
+        r = self.report
+        used = r.accepted + r.rejected + r.skipped + r.unsolved + self.in_flight
+        return not self.dry and r.accepted + self.in_flight < r.needed and used < self.budget
+
+
+class _Inline(Executor):
+    """Runs each task at once in the calling thread: the sequential fill (offline, or 1 call)."""
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        try:
+            future.set_result(fn(*args, **kwargs))
+        except Exception as exc:  # raised to the caller when it reads the result
+            future.set_exception(exc)
+        return future
 
 
 def fill_pool(
@@ -78,56 +132,127 @@ def fill_pool(
     on_progress: ProgressFn | None = None,
     screens: Sequence[Screen] = (),
     on_accept: Callable[[Question], None] | None = None,
+    concurrency: int = 1,
 ) -> list[CellReport]:
     """Generate and verify until each cell's deficit is met or its generators run dry.
 
     Work is committed in small batches (questions with their attempts), and drafts already put to
-    the solver in any earlier run are skipped, so a killed run never pays twice for one solve.
-    `on_accept` sees each verified question at once (a near-duplicate gate remembers it).
+    the solver in any earlier run (or earlier in this one) are skipped, so a killed run never pays
+    twice for one solve. `on_accept` sees each verified question at once (a near-duplicate gate
+    remembers it).
+
+    With a `CallDrafter` and `concurrency` > 1, up to that many calls run at once, drafts and
+    solves together, spread over the cells in order. The overshoot is nil: each draft or solve
+    under way can add at most one question, and a cell starts no draft once its accepted
+    questions plus its work under way cover its need, so no cell stores more than it needs and
+    no call is started that a cell could not use. What concurrency does add is bounded by the
+    calls under way: a token budget may be overspent by at most `concurrency` calls, and a
+    killed run loses at most those calls and one uncommitted batch. Otherwise (the offline
+    drafter, or `concurrency` 1) drafts are drafted and solved one by one, in order.
     """
     attempted = wh.attempted_draft_ids()
     progress = wh.attempt_counts()
-    reports = []
-    for cell, needed in deficits.items():
-        subject, difficulty = cell[0], cell[1]
-        unit_id = cell[2] if len(cell) == 3 else None
-        report = CellReport(subject, difficulty, needed, unit_id)
-        budget = needed * max_attempts_per_question
-        attempts: list[Attempt] = []
-        questions: list[Question] = []
-        drafts = drafter.drafts(subject, difficulty, progress, unit_id)
-        # Skips count toward the budget too: a generator that only repeats itself must stop.
-        while (
-            report.accepted < needed and report.accepted + report.rejected + report.skipped < budget
-        ):
-            draft = next(drafts, None)
-            if draft is None:
-                report.exhausted = True
-                break
-            draft_id = question_id(draft.content)
-            if draft_id in attempted:  # solved in an earlier run: never pay for it twice
-                report.skipped += 1
-                continue
-            attempted.add(draft_id)
-            attempt, question = verified(draft, solver, screens)
-            attempts.append(attempt)
-            if question is not None:
-                questions.append(question)
-                report.accepted += 1
-                if on_accept:
-                    on_accept(question)
+    caller = drafter if isinstance(drafter, CallDrafter) and concurrency > 1 else None
+    width = concurrency if caller else 1
+    cells = [
+        _CellState(
+            CellReport(cell[0], cell[1], needed, cell[2] if len(cell) == 3 else None),
+            needed * max_attempts_per_question,
+        )
+        for cell, needed in deficits.items()
+    ]
+    attempts: list[Attempt] = []
+    questions: list[Question] = []
+    running: dict[Future[Any], tuple[_CellState, Draft | None]] = {}
+
+    def source(cell: _CellState) -> Iterator[Any]:
+        if cell.source is None:
+            r = cell.report
+            if caller:
+                cell.source = caller.pending(r.subject, r.difficulty, progress, r.unit_id)
             else:
-                report.rejected += 1
-                report.reasons[(attempt.rejection_reason or "").split(":")[0]] += 1
-            if len(attempts) >= BATCH_SIZE:
+                cell.source = drafter.drafts(r.subject, r.difficulty, progress, r.unit_id)
+        return cell.source
+
+    def take(cell: _CellState, draft: Draft, pool: Executor) -> None:
+        """A new draft: skipped if solved before, refused by a screen, or sent to the solver."""
+        draft_id = question_id(draft.content)
+        if draft_id in attempted:  # solved in an earlier run: never pay for it twice
+            cell.report.skipped += 1
+            return
+        attempted.add(draft_id)
+        refusal = screen_refusal(draft, screens)
+        if refusal is not None:
+            record(cell, screened_out(draft, refusal), None)
+            return
+        cell.in_flight += 1
+        running[pool.submit(solver.solve, solver_view(draft))] = (cell, draft)
+
+    def record(cell: _CellState, attempt: Attempt, question: Question | None) -> None:
+        report = cell.report
+        attempts.append(attempt)
+        if question is not None:
+            questions.append(question)
+            report.accepted += 1
+            if on_accept:
+                on_accept(question)
+        else:
+            report.rejected += 1
+            report.reasons[(attempt.rejection_reason or "").split(":")[0]] += 1
+        if len(attempts) >= BATCH_SIZE:
+            _commit(wh, attempts, questions)
+            if on_progress:
+                on_progress(report)
+
+    def solved(cell: _CellState, draft: Draft, answer: SolverAnswer) -> None:
+        if unanswered(answer) is not None:  # no verdict: leave no record, a later run may retry
+            cell.report.unsolved += 1
+            cell.report.reasons[UNSOLVED] += 1
+            return
+        record(cell, *judged(draft, answer))
+
+    def start_work(pool: Executor) -> None:
+        """Start drafts, cell by cell in order, while there is room and a cell wants one; close
+        each cell that wants nothing more and has nothing under way."""
+        for cell in cells:
+            while len(running) < width and cell.wants_work():
+                item = next(source(cell), None)
+                if item is None:
+                    cell.dry = True
+                elif caller:
+                    cell.in_flight += 1
+                    running[pool.submit(caller.draft, item)] = (cell, None)
+                else:
+                    take(cell, item, pool)
+            if not cell.finished and cell.in_flight == 0 and not cell.wants_work():
+                cell.finished = True
+                report = cell.report
+                report.exhausted = cell.dry and report.accepted < report.needed
                 _commit(wh, attempts, questions)
                 if on_progress:
                     on_progress(report)
+            if len(running) >= width:
+                return
+
+    executor: Executor = ThreadPoolExecutor(width, "fill-pool") if caller else _Inline()
+    try:
+        with executor as pool:
+            while True:
+                start_work(pool)
+                if not running:
+                    break
+                done, _ = wait(running, return_when=FIRST_COMPLETED)
+                for future in [f for f in running if f in done]:  # in the order they started
+                    cell, draft = running.pop(future)
+                    cell.in_flight -= 1
+                    result = future.result()
+                    if draft is not None:
+                        solved(cell, draft, result)
+                    elif isinstance(result, Draft):
+                        take(cell, result, pool)
+    finally:  # an unexpected error still keeps the verdicts already paid for
         _commit(wh, attempts, questions)
-        if on_progress:
-            on_progress(report)
-        reports.append(report)
-    return reports
+    return [cell.report for cell in cells]
 
 
 def _commit(wh: Warehouse, attempts: list[Attempt], questions: list[Question]) -> None:

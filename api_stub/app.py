@@ -243,11 +243,10 @@ def create_app(
     @app.get(f"/{API_PREFIX}/jobs/{{job_id}}")
     def get_job(job_id: str, request: Request) -> JSONResponse:
         caller(request)
-        r = the_runner()
-        job = r.job(job_id) if job_id_pattern.match(job_id) else None
-        if job is None:
+        answer = the_runner().answer(job_id) if job_id_pattern.match(job_id) else None
+        if answer is None:
             raise ApiError(404, f"no job {job_id!r}: job ids come from the generate endpoints")
-        return JSONResponse(r.job_document(job), headers=NO_STORE)
+        return Response(answer, media_type="application/json", headers=NO_STORE)
 
     @app.api_route(f"/{API_PREFIX}/{{path:path}}", methods=["GET", "HEAD"])
     def static_file(path: str, request: Request) -> Response:

@@ -17,6 +17,7 @@ import logging
 import os
 import secrets
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -82,6 +83,17 @@ log = logging.getLogger("qforge.worker")
 # Seconds per generated question before any was measured (the ETA's first guess).
 FIRST_PACE = {"offline": 0.05, "openai": 20.0}
 EXAM_ROUNDS = 3  # generate the shortfall, reassemble; a cell that runs dry is closed
+# Poll answers of finished jobs kept in memory (a finished job never changes): a paper's is
+# about 150 KB, a practice set's 10-20 KB.
+ANSWER_CACHE_BYTES = 64 * 2**20
+GIL_SWITCH_SECONDS = 0.001
+
+
+def answer_bytes(document: dict[str, Any]) -> bytes:
+    """A poll answer as the JSON bytes a JSONResponse would send."""
+    return json.dumps(
+        document, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")
+    ).encode("utf-8")
 
 
 class Overloaded(Exception):
@@ -296,6 +308,8 @@ class JobRunner:
         self._executor: ThreadPoolExecutor | None = self._new_executor()
         self._lock = threading.Lock()
         self._mine: set[str] = set()  # jobs queued or running in this process
+        self._answers: dict[str, bytes] = {}  # finished jobs' poll answers, oldest first
+        self._answers_size = 0
         self._stop = threading.Event()
         self._watch: threading.Thread | None = None
 
@@ -318,6 +332,9 @@ class JobRunner:
         # (they took 75-200 ms each under load, the whole tail of a request's latency).
         gc.collect()
         gc.freeze()
+        # A request's thread that waits for the GIL behind a busy one (an exam's assembly) waits
+        # a whole switch interval each time: 5 ms by default, several times per request.
+        sys.setswitchinterval(GIL_SWITCH_SECONDS)
         self.recover()
         self._watch = threading.Thread(target=self._watch_loop, name="job-watch", daemon=True)
         self._watch.start()
@@ -451,6 +468,33 @@ class JobRunner:
             if raw is not None:
                 result = {**json.loads(raw), "url": url_of(job.result_key)}
         return job_document(job, result)
+
+    def answer(self, job_id: str) -> bytes | None:
+        """What a poll of the job answers, as JSON bytes; None when there is no such job.
+
+        A finished job's answer is read from the store once and then kept (it never changes),
+        so polls of finished jobs cost no file read, parse or serialisation.
+        """
+        kept = self._answers.get(job_id)
+        if kept is not None:
+            return kept
+        job = self.job(job_id)
+        if job is None:
+            return None
+        body = answer_bytes(self.job_document(job))
+        if job.status is not JobStatus.PROCESSING:
+            self._keep_answer(job_id, body)
+        return body
+
+    def _keep_answer(self, job_id: str, body: bytes) -> None:
+        with self._lock:
+            if job_id in self._answers:
+                return
+            self._answers[job_id] = body
+            self._answers_size += len(body)
+            while self._answers_size > ANSWER_CACHE_BYTES and len(self._answers) > 1:
+                oldest = next(iter(self._answers))
+                self._answers_size -= len(self._answers.pop(oldest))
 
     def recover(self) -> int:
         """Take over every unfinished job whose replica went quiet; returns how many."""
@@ -675,4 +719,7 @@ class JobRunner:
         done = job_completed(job, result_id, key, n, message, self.clock())
         self._save(done)
         self.store.delete(active_key(job.job_id))
+        # The first poll usually follows at once: answer it without reading the copy back.
+        answer = job_document(done, {**document, "url": url_of(key)})
+        self._keep_answer(done.job_id, answer_bytes(answer))
         return done

@@ -382,6 +382,31 @@ def test_an_exam_the_pool_can_fill_completes_at_once(make_client: Callable[..., 
     assert client.get(exam["url"]).json()["exam_id"] == exam["exam_id"]
 
 
+def test_a_finished_job_answers_from_memory_what_the_store_holds(
+    make_client: Callable[..., Any],
+) -> None:
+    """The kept answer of a finished job is byte for byte what a fresh replica builds."""
+    client, runner = make_client()
+    r = client.post("/api/v1/exams/generate", json=GOOD_EXAM, headers=AUTH)
+    job_id = r.json()["job_id"]
+    kept = runner._answers[job_id]  # kept at completion, before any poll
+    assert client.get(f"/api/v1/jobs/{job_id}", headers=AUTH).content == kept
+    replica = JobRunner(runner.services, clock=runner.clock, monotonic=runner.monotonic)
+    assert replica.answer(job_id) == kept
+    assert job_id in replica._answers  # read once, then kept: a finished job never changes
+    assert replica.answer("job-unknown") is None and "job-unknown" not in replica._answers
+
+
+def test_kept_answers_stay_within_their_byte_bound(
+    make_client: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("api_stub.runner.ANSWER_CACHE_BYTES", 25)
+    _, runner = make_client()
+    for n in range(5):
+        runner._keep_answer(f"job-{n}", b"x" * 10)
+    assert list(runner._answers) == ["job-3", "job-4"] and runner._answers_size == 20
+
+
 def test_an_exam_short_of_questions_generates_them(make_client: Callable[..., Any]) -> None:
     client, runner = make_client()
     body = {**GOOD_EXAM, "subjects": ["Physics", "Zoology"]}

@@ -21,6 +21,8 @@ from core.settings import Settings
 from flows import steps
 from flows.services import Services, build_services
 from kb.ingest.run import IngestReport
+from pipeline.llm_usage import ModelUsage, model_usage, usage_lines, usage_markdown
+from pipeline.pool import UNSOLVED
 from site_builder.export import ExportReport
 from site_builder.run_report import RunReport, run_report_markdown
 
@@ -69,10 +71,34 @@ class NightlyResult:
     pointer_moved: bool
     built_ahead: tuple[Paper, ...]
     report: RunReport
+    # The model calls of the run (QFORGE_LLM=openai); None offline, whose report has no section.
+    model_usage: ModelUsage | None = None
 
     @property
     def report_markdown(self) -> str:
-        return run_report_markdown(self.report)
+        markdown = run_report_markdown(self.report)
+        if self.model_usage is None:
+            return markdown
+        return markdown + "\n" + usage_markdown(self.model_usage)
+
+    @property
+    def usage_lines(self) -> list[str]:
+        """The model calls in a few lines for the terminal summary (none offline)."""
+        return [] if self.model_usage is None else usage_lines(self.model_usage)
+
+
+def run_model_usage(services: Services, fills: list[steps.FillSummary]) -> ModelUsage | None:
+    """What the run's model calls cost and bought (None when no model was used)."""
+    if services.usage is None:
+        return None
+    drafter = services.drafter
+    return model_usage(
+        services.usage,
+        stored=sum(f.accepted for f in fills),
+        draft_rejections=getattr(drafter, "rejections", None),
+        unsolved=sum(c.reasons[UNSOLVED] for f in fills for c in f.cells),
+        stopped=getattr(drafter, "stopped", None),
+    )
 
 
 def run_nightly(
@@ -139,6 +165,7 @@ def run_nightly(
         moved,
         tuple(papers[1:]),
         report,
+        run_model_usage(services, fills),
     )
 
 

@@ -30,6 +30,9 @@ class Services:
     store: ObjectStore
     # Model calls of this process (QFORGE_LLM=openai): tokens, latency, outcomes; None offline.
     usage: UsageLedger | None = None
+    # Calls the pool fill keeps under way: QFORGE_LLM_CONCURRENCY for a model, 1 offline (the
+    # offline engine is CPU-bound and its fills must stay deterministic).
+    concurrency: int = 1
 
 
 def build_services(settings: Settings) -> Services:
@@ -53,6 +56,7 @@ def build_services(settings: Settings) -> Services:
         solver=solver,
         store=object_store(settings),
         usage=usage,
+        concurrency=settings.llm_concurrency if settings.llm == "openai" else 1,
     )
 
 

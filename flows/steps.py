@@ -141,6 +141,7 @@ def fill_pool_step(services: Services, date: dt.date) -> FillSummary:
                 on_progress=_log_cell,
                 screens=[*reference_screens(s), gate.screen],
                 on_accept=lambda q: gate.add([q]),
+                concurrency=services.concurrency,
             )
             reports += cells
             dry = {(c.subject, c.difficulty, c.unit_id) for c in cells if c.exhausted and c.unit_id}

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
@@ -122,11 +122,15 @@ class BundledContext:
     max_chunks: int = 3
     max_examples: int = 3
 
+    @cached_property
+    def _chunks_by_topic(self) -> dict[str | None, list[Chunk]]:
+        by_topic: dict[str | None, list[Chunk]] = {}
+        for chunk in sorted(self.kb.chunks.values(), key=lambda c: c.chunk_id):
+            by_topic.setdefault(chunk.topic_id, []).append(chunk)
+        return by_topic
+
     def context(self, topic: Topic) -> tuple[ContextItem, ...]:
-        chunks = sorted(
-            (c for c in self.kb.chunks.values() if c.topic_id == topic.topic_id),
-            key=lambda c: c.chunk_id,
-        )
+        chunks = self._chunks_by_topic.get(topic.topic_id, [])
         return tuple(item for c in chunks[: self.max_chunks] for item in chunk_context(c))
 
     def examples(self, topic: Topic) -> tuple[ReferenceQuestion, ...]:
@@ -609,6 +613,9 @@ class OpenAIDrafter:
         Checked as each request is taken, so with calls under way a run may end over its token
         budget, or past `max_consecutive_failures`, by at most the calls under way.
         """
+        # Built here, before calls run in threads: its lru_cache would let each of the first
+        # threads build its own, and pint refuses to mix quantities of two registries.
+        registry()
         for request in self.requests(subject, difficulty, progress, unit_id, topic_id):
             if self.budget is not None and self.budget.exhausted:
                 self.stopped = "token_budget"

@@ -11,6 +11,7 @@ what it may.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections import Counter
@@ -70,6 +71,8 @@ class UsageSummary:
     outcomes: tuple[tuple[str, int], ...]
     calls_per_question: float | None
     tokens_per_question: float | None
+    latency_p50: float | None = None
+    latency_p95: float | None = None
 
 
 @dataclass
@@ -106,7 +109,128 @@ class UsageLedger:
             outcomes=tuple(sorted(Counter(c.outcome for c in calls).items())),
             calls_per_question=len(calls) / stored if stored else None,
             tokens_per_question=tokens / stored if stored else None,
+            latency_p50=percentile([c.latency_seconds for c in calls], 0.50),
+            latency_p95=percentile([c.latency_seconds for c in calls], 0.95),
         )
+
+
+def percentile(values: Sequence[float], q: float) -> float | None:
+    """The nearest-rank `q` quantile (0 < q ≤ 1) of the values; None when there are none."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
+
+
+@dataclass(frozen=True)
+class ModelUsage:
+    """A run's model calls, for its report: all of them and per step (draft, solve, ...), and
+    what kept drafts from becoming questions before any verdict: draft replies refused by
+    reason, solves whose reply never came, and why drafting stopped early (if it did)."""
+
+    total: UsageSummary
+    steps: tuple[tuple[str, UsageSummary], ...]
+    draft_rejections: tuple[tuple[str, int], ...] = ()
+    unsolved: int = 0
+    stopped: str | None = None
+
+
+def model_usage(
+    ledger: UsageLedger,
+    stored: int,
+    draft_rejections: Mapping[str, int] | None = None,
+    unsolved: int = 0,
+    stopped: str | None = None,
+) -> ModelUsage:
+    """The usage of the calls in the ledger, `stored` questions being what they bought."""
+    purposes = sorted({c.purpose for c in ledger.calls})
+    return ModelUsage(
+        total=ledger.summary(stored),
+        steps=tuple((p, ledger.summary(stored, p)) for p in purposes),
+        draft_rejections=tuple(Counter(draft_rejections or {}).most_common()),
+        unsolved=unsolved,
+        stopped=stopped,
+    )
+
+
+def _seconds(value: float | None) -> str:
+    return "–" if value is None else f"{value:.2f}"
+
+
+def _per(total: int, stored: int) -> str:
+    return f"{total / stored:,.0f}"
+
+
+def usage_markdown(usage: ModelUsage) -> str:
+    """The report section: calls, tokens and latency per step, then per stored question."""
+    out = ["## Model calls", ""]
+    out += [
+        "| step | calls | tokens in | of which cached | tokens out | p50 s | p95 s | outcomes |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for name, s in (*usage.steps, ("all", usage.total)):
+        outcomes = ", ".join(f"{k} {n}" for k, n in s.outcomes) or "–"
+        out.append(
+            f"| {name} | {s.calls:,} | {s.prompt_tokens:,} | {s.cached_tokens:,} | "
+            f"{s.completion_tokens:,} | {_seconds(s.latency_p50)} | {_seconds(s.latency_p95)} "
+            f"| {outcomes} |"
+        )
+    out += ["", *_per_question(usage.total)]
+    out += _what_went_wrong(usage)
+    return "\n".join(out) + "\n"
+
+
+def _per_question(t: UsageSummary) -> list[str]:
+    if not t.stored:
+        return [f"No question was stored: {t.calls:,} calls bought none."]
+    return [
+        f"{t.stored:,} questions stored: {t.calls_per_question:.2f} calls and "
+        f"{_per(t.prompt_tokens + t.completion_tokens, t.stored)} tokens per stored question "
+        f"({_per(t.prompt_tokens, t.stored)} in, of which {_per(t.cached_tokens, t.stored)} "
+        f"cached; {_per(t.completion_tokens, t.stored)} out)."
+    ]
+
+
+def _what_went_wrong(usage: ModelUsage) -> list[str]:
+    lines = []
+    if usage.draft_rejections:
+        reasons = ", ".join(f"{k} {n}" for k, n in usage.draft_rejections)
+        lines.append(f"Draft replies refused before any solver saw them: {reasons}.")
+    if usage.unsolved:
+        lines.append(
+            f"Solves with no reply (no verdict recorded; the drafts may be solved in a later "
+            f"run): {usage.unsolved}."
+        )
+    if usage.stopped:
+        lines.append(f"Drafting stopped early: {usage.stopped}.")
+    return ["", *lines] if lines else []
+
+
+def usage_lines(usage: ModelUsage) -> list[str]:
+    """The same, in a few lines for the terminal."""
+    t = usage.total
+    steps = ", ".join(f"{name} {s.calls:,}" for name, s in usage.steps)
+    lines = [
+        f"model calls: {t.calls:,} ({steps}); latency p50 {_seconds(t.latency_p50)} s, "
+        f"p95 {_seconds(t.latency_p95)} s",
+        f"tokens: {t.prompt_tokens:,} in (of which {t.cached_tokens:,} cached), "
+        f"{t.completion_tokens:,} out",
+    ]
+    if t.stored:
+        lines.append(
+            f"per stored question ({t.stored:,}): {t.calls_per_question:.2f} calls, "
+            f"{_per(t.prompt_tokens, t.stored)} tokens in ({_per(t.cached_tokens, t.stored)} "
+            f"cached), {_per(t.completion_tokens, t.stored)} out"
+        )
+    if usage.draft_rejections:
+        lines.append(
+            "draft rejections: " + ", ".join(f"{k} ×{n}" for k, n in usage.draft_rejections)
+        )
+    if usage.unsolved:
+        lines.append(f"solves with no reply (left for a later run): {usage.unsolved}")
+    if usage.stopped:
+        lines.append(f"drafting stopped early: {usage.stopped}")
+    return lines
 
 
 @dataclass(frozen=True)

@@ -5,12 +5,16 @@ The SDK has its own HTTP stack, so mocking httpx would not intercept it: tests p
 (status, payload) or (status, payload, headers); every accepted request body is kept in
 `server.requests`. `ChatScript` is a scripted `/v1/chat/completions` route: replies queued per
 structured-output schema (`DraftReply`, `SolveReply`, ...), each a reply text, an HTTP error, a
-delay or a function of the request.
+delay or a function of the request. `FakeModel` answers any draft or solve request plausibly,
+for whole runs (the nightly, the benchmark).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import random
+import re
 import threading
 import time
 from collections import deque
@@ -28,6 +32,11 @@ Route = Callable[["FakeOpenAI", dict[str, Any]], Response]
 
 
 class FakeOpenAI(ThreadingHTTPServer):
+    # Room for many clients connecting at once: at the default 5, the kernel drops the rest
+    # and they retry a second later, which is the server's delay, not the client's.
+    request_queue_size = 256
+    daemon_threads = True
+
     def __init__(self, routes: dict[str, Route]) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
         self.routes = routes
@@ -207,3 +216,144 @@ class ChatScript:
         if isinstance(turn, dict):
             return 200, turn
         return turn  # type: ignore[return-value]
+
+
+# -- a scripted model good enough for whole runs ---------------------------------------------
+
+_CONTEXT_ID = re.compile(r"^\[([^\]]+)\] \(chunk\)", re.MULTILINE)
+_WORD = re.compile(r"\b[a-z]{5,12}\b")
+_REQUEST_LINE = re.compile(r"^(Format|Variation|Topic): (\S[^\n]*)$", re.MULTILINE)
+TWO_STATEMENTS = (
+    "Both Statement I and Statement II are correct",
+    "Both Statement I and Statement II are incorrect",
+    "Statement I is correct but Statement II is incorrect",
+    "Statement I is incorrect but Statement II is correct",
+)
+ASSERTION_REASON = (
+    "Both A and R are true and R is the correct explanation of A",
+    "Both A and R are true but R is not the correct explanation of A",
+    "A is true but R is false",
+    "A is false but R is true",
+)
+
+
+def estimated_tokens(text: str) -> int:
+    """About four characters a token, as tokenizers of English text average."""
+    return max(1, len(text) // 4)
+
+
+class FakeModel:
+    """A fake model that drafts valid questions for whatever topic and format it is asked for
+    and solves them as a decent model would: right most of the time, wrong some.
+
+    Everything follows from a hash of the request, so a rerun gets the same replies in any
+    order. About one draft in `bad_every` is not JSON (a draft rejection), one solve in
+    `disagree_every` picks a distractor and one in `unsure_every` answers with low confidence
+    (both rejections by the gate). Stems are random words of the topic's context, so no two
+    drafts are near-duplicates. Usage is estimated from the text; the fixed system prompt counts
+    as cached once a prompt reaches 1,024 tokens (in steps of 128, as providers cache). Each
+    reply waits `latency` seconds first.
+    """
+
+    def __init__(
+        self,
+        latency: float = 0.0,
+        bad_every: int = 12,
+        disagree_every: int = 8,
+        unsure_every: int = 20,
+    ) -> None:
+        self.latency = latency
+        self.bad_every = bad_every
+        self.disagree_every = disagree_every
+        self.unsure_every = unsure_every
+        self.keys: dict[str, str] = {}  # stem → the key's text, for the solver
+        self._lock = threading.Lock()
+
+    def script(self) -> ChatScript:
+        """A chat route answering every draft and solve request from this model."""
+        return ChatScript(
+            fallback={
+                "DraftReply": self._delayed(self.draft),
+                "SolveReply": self._delayed(self.solve),
+            }
+        )
+
+    def _delayed(self, turn: Callable[[dict[str, Any]], Any]) -> Turn:
+        return Delayed(self.latency, turn) if self.latency > 0 else turn
+
+    def _usage(self, body: dict[str, Any], content: str) -> dict[str, Any]:
+        system = estimated_tokens(str(body["messages"][0]["content"]))
+        prompt = sum(estimated_tokens(str(m["content"])) for m in body["messages"])
+        cached = system // 128 * 128 if prompt >= 1024 else 0
+        return chat_completion(
+            content,
+            model=body["model"],
+            prompt_tokens=prompt,
+            completion_tokens=estimated_tokens(content),
+            cached_tokens=cached,
+        )
+
+    def draft(self, body: dict[str, Any]) -> dict[str, Any]:
+        text = user_text(body)
+        seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+        if seed % self.bad_every == 0:
+            return self._usage(body, '{"stem_markdown": "Which')
+        request = dict(_REQUEST_LINE.findall(text))
+        context_ids = _CONTEXT_ID.findall(text)
+        vocabulary = sorted(set(_WORD.findall(text.split("REQUEST")[0].lower())))
+        rng = random.Random(seed)
+        words = rng.sample(vocabulary, min(len(vocabulary), 28))
+        stem_words, option_words = words[:20], words[20:]
+        key = rng.randrange(4)
+        fields: dict[str, Any] = {"answer_expression": None, "answer_unit": None}
+        fmt = request.get("Format", "single_correct")
+        if fmt == "numerical":
+            a, b = rng.randint(2, 40), rng.randint(2, 40)
+            values = [a * b, a * b * 2, a * b / 2, a * b * 3]
+            values[0], values[key] = values[key], values[0]
+            stem = f"Given $a = {a}$ and $b = {b}$ ({' '.join(stem_words[:10])}), what is $ab$?"
+            options = [f"${v:.4g}\\ \\mathrm{{J}}$" for v in values]
+            fields |= {"answer_expression": f"{a} * {b}", "answer_unit": "J"}
+        elif fmt == "two_statements":
+            stem = (
+                f"Statement I: {' '.join(stem_words[:10])}.\n\n"
+                f"Statement II: {' '.join(stem_words[10:20])}."
+            )
+            options = list(TWO_STATEMENTS)
+        elif fmt == "assertion_reason":
+            stem = (
+                f"Assertion (A): {' '.join(stem_words[:10])}.\n\n"
+                f"Reason (R): {' '.join(stem_words[10:20])}."
+            )
+            options = list(ASSERTION_REASON)
+        else:
+            stem = f"Which term belongs with: {' '.join(stem_words[:14])}?"
+            options = [w.capitalize() for w in option_words[:4]]
+        with self._lock:
+            self.keys[stem] = options[key]
+        reply = {
+            "stem_markdown": stem,
+            "options": options,
+            "correct_key": "ABCD"[key],
+            "explanation_markdown": f"The key follows from the context ({request.get('Topic')}).",
+            "context_ids": context_ids[:1],
+            "figure_id": None,
+            **fields,
+        }
+        return self._usage(body, json.dumps(reply))
+
+    def solve(self, body: dict[str, Any]) -> dict[str, Any]:
+        text = user_text(body)
+        stem, _, listing = text.partition("\n\n(A) ")
+        shown = dict(re.findall(r"^\(([ABCD])\) (.*)$", "(A) " + listing, re.MULTILINE))
+        with self._lock:
+            key_text = self.keys.get(stem)
+        seed = int.from_bytes(hashlib.sha256(stem.encode()).digest()[:8], "big")
+        letter = next((k for k, t in shown.items() if t == key_text), "A")
+        confidence = 0.9
+        if seed % self.disagree_every == 0:
+            letter = next(k for k in shown if k != letter)
+        elif seed % self.unsure_every == 1:
+            confidence = 0.3
+        reply = {"working": "worked it out", "choice": letter, "confidence": confidence}
+        return self._usage(body, json.dumps(reply))

@@ -48,6 +48,18 @@ class Settings(BaseSettings):
         default=None, ge=1, description="Tokens a run may spend on model calls; unset: no cap."
     )
     llm_concurrency: int = Field(default=8, ge=1, le=256, description="Model calls at once.")
+    llm_batch: bool = Field(
+        default=False,
+        description="QFORGE_LLM=openai: fill the pool through the Batch API (half price, done "
+        "within a day): each run submits or advances the batches, the next one collects.",
+    )
+    llm_batch_drafts_per_question: float = Field(
+        default=2.0,
+        ge=1.0,
+        le=20.0,
+        description="Batch mode: drafts asked for per missing question, since a batch cannot "
+        "ask again for what the solver refused.",
+    )
     object_store: Literal["local", "s3"] = Field(
         default="local", description="`local` (a directory under home) or `s3` (s3_bucket)."
     )

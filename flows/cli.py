@@ -12,12 +12,16 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from core.clock import exam_today, parse_exam_date
 from core.settings import Settings
+
+if TYPE_CHECKING:  # the commands import what they use when they run: start-up stays fast
+    from core.warehouse import Warehouse
+    from flows.services import Services
 
 
 def prefect_environment(settings: Settings) -> dict[str, str]:
@@ -393,6 +397,8 @@ def _cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
             else pool_deficits(wh.pool(), needs)
         )
         total = sum(deficits.values())
+        if args.batch or settings.llm_batch:  # open batches advance even when nothing is short
+            return _pool_fill_batch(settings, services, wh, deficits)
         if not total:
             print(f"every cell already holds {args.per_cell} unused questions")
             return 0
@@ -441,6 +447,55 @@ def _cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
     for generator, verdict, n in rows:
         print(f"  {generator:20} {verdict:9} {n}")
     return 0
+
+
+def _pool_fill_batch(
+    settings: Settings, services: Services, wh: Warehouse, deficits: Mapping[tuple[Any, ...], int]
+) -> int:
+    """One step of the Batch API fill, then what is still pending and what finished."""
+    from flows.batch import batch_fill
+    from flows.kb_services import own_duplicate_gate, reference_screens
+
+    gate = own_duplicate_gate(settings, wh.questions())
+    report = batch_fill(
+        services,
+        wh,
+        deficits,
+        screens=[*reference_screens(settings), gate.screen],
+        on_accept=lambda q: gate.add([q]),
+    )
+
+    def counted(counts: Mapping[str, int]) -> str:
+        return ", ".join(f"{k} ×{v}" for k, v in sorted(counts.items())) or "none"
+
+    print(
+        f"batch fill: {len(report.submitted)} submitted, {len(report.pending)} pending, "
+        f"{len(report.finished)} finished"
+    )
+    for r in report.submitted:
+        print(f"  submitted {r.stage:6} {r.batch_id}  {len(r.custom_ids)} requests  ({r.fill_id})")
+    for p in report.pending:
+        print(
+            f"  pending   {p.stage:6} {p.batch_id}  {p.status}: {p.completed}/{p.total} done,"
+            f" {p.failed} failed  ({p.fill_id})"
+        )
+    for d in report.finished:
+        unsolved = sum(n for _, n in d.unsolved)
+        print(
+            f"  finished  {d.fill_id}  {d.outcome}: +{d.accepted} stored, {d.rejected} rejected"
+            f" ({counted(dict(d.reasons))}), {d.skipped} skipped, {unsolved} unsolved"
+        )
+    if report.draft_rejections:
+        print(f"  drafts refused: {counted(report.draft_rejections)}")
+    if report.unsolved:
+        print(f"  no solver reply (no attempt recorded): {counted(report.unsolved)}")
+    for cell in report.dry_cells:
+        print(f"  nothing to ask for {' '.join(str(getattr(c, 'value', c)) for c in cell)}")
+    for error in report.errors:
+        print(f"  provider error, retried next run: {error}")
+    if report.pending:
+        print("run `qforge pool fill --batch` again later: batches finish within 24 h")
+    return 1 if report.errors else 0
 
 
 COMMANDS = {
@@ -511,6 +566,12 @@ def parser() -> argparse.ArgumentParser:
         "--per-unit",
         action="store_true",
         help="cells are subject × syllabus unit × difficulty instead of subject × difficulty",
+    )
+    fill.add_argument(
+        "--batch",
+        action="store_true",
+        help="through the Batch API (QFORGE_LLM=openai; also QFORGE_LLM_BATCH=true): submit, "
+        "or collect what earlier runs submitted, then print the pending batches",
     )
     kb = sub.add_parser("kb", help="the knowledge store: ingest, search, stats, references")
     kbsub = kb.add_subparsers(dest="kb_command", required=True, metavar="KB_COMMAND")

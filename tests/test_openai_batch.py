@@ -595,3 +595,42 @@ def test_records_round_trip_through_the_store(tmp_path: Path, requests: list[Dra
         "internal/llm-batches/fill-1/done",
         "internal/llm-batches/fill-1/drafts-plan",
     ]
+
+
+# -- the command line -----------------------------------------------------------------------------
+
+
+def test_the_cli_runs_one_step_and_prints_what_is_pending(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from flows.cli import main
+
+    with batch_serving(agreeing) as fake:
+        env = {
+            "QFORGE_HOME": str(tmp_path / "home"),
+            "QFORGE_LLM": "openai",
+            "QFORGE_OPENAI_BASE_URL": fake.base_url,
+            "QFORGE_OPENAI_API_KEY": "test",
+            "QFORGE_OPENAI_MAX_RETRIES": "0",
+        }
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        argv = ["pool", "fill", "--batch", "--subject", "Physics", "--per-cell", "1"]
+        assert main(argv) == 0  # three difficulties, one single-correct and one numerical each
+        [drafts] = fake.batch_ids("drafts")
+        out = capsys.readouterr().out
+        assert f"submitted drafts {drafts}  6 requests" in out
+        assert f"pending   drafts {drafts}  validating: 0/6 done" in out
+        fake.advance("completed")
+        assert main(argv) == 0
+        [solves] = fake.batch_ids("solves")
+        out = capsys.readouterr().out
+        assert f"pending   solves {solves}  validating: 0/3 done" in out
+        assert "drafts refused: numerical_without_expression ×3" in out
+        fake.advance("completed")
+        assert main(argv) == 0
+        out = capsys.readouterr().out
+    # The three drafts differ only in their request ids: twins the own near-duplicate gate lets
+    # through one at a time, so it refuses two of them once the first is stored.
+    assert "completed: +1 stored, 2 rejected (near_duplicate_own ×2)" in out
+    assert "0 pending" in out and "again later" not in out

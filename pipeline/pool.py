@@ -146,9 +146,10 @@ def fill_pool(
     under way can add at most one question, and a cell starts no draft once its accepted
     questions plus its work under way cover its need, so no cell stores more than it needs and
     no call is started that a cell could not use. What concurrency does add is bounded by the
-    calls under way: a token budget may be overspent by at most `concurrency` calls, and a
-    killed run loses at most those calls and one uncommitted batch. Otherwise (the offline
-    drafter, or `concurrency` 1) drafts are drafted and solved one by one, in order.
+    calls under way: a spent token budget stops new drafts at once, but the drafts under way
+    (at most `concurrency`) still come back and are solved; a killed run loses at most those
+    calls and one uncommitted batch. Otherwise (the offline drafter, or `concurrency` 1) drafts
+    are drafted and solved one by one, in order.
     """
     attempted = wh.attempted_draft_ids()
     progress = wh.attempt_counts()

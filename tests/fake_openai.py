@@ -267,6 +267,7 @@ class FakeModel:
         self.disagree_every = disagree_every
         self.unsure_every = unsure_every
         self.keys: dict[str, str] = {}  # stem → the key's text, for the solver
+        self.confirmed: dict[str, bool] = {}  # stem → whether a solve picked its key, sure of it
         self._lock = threading.Lock()
 
     def script(self) -> ChatScript:
@@ -355,5 +356,8 @@ class FakeModel:
             letter = next(k for k in shown if k != letter)
         elif seed % self.unsure_every == 1:
             confidence = 0.3
+        with self._lock:
+            self.confirmed[stem] = key_text is not None and shown.get(letter) == key_text
+            self.confirmed[stem] &= confidence > 0.5
         reply = {"working": "worked it out", "choice": letter, "confidence": confidence}
         return self._usage(body, json.dumps(reply))

@@ -25,8 +25,10 @@ from typing import Any, TypeVar
 from core.ids import question_id
 from core.records import Attempt, Draft, Question
 from core.storage import ObjectStore
-from core.warehouse import Warehouse
+from core.warehouse import Warehouse, open_warehouse
+from flows.kb_services import own_duplicate_gate, reference_screens
 from flows.services import Services
+from pipeline.assembly import Shortfall, assemble_paper, daily_request
 from pipeline.generation import Screen, hygiene_problem, judged, screened_out
 from pipeline.llm_batch import (
     ENDPOINT,
@@ -128,10 +130,9 @@ class PendingBatch:
 
 @dataclass
 class BatchFillReport:
-    """What one run did: batches created, batches still pending, fills finished, and what the
-    judged drafts came to (skipped: attempted in an earlier run; unsolved: no solver reply
-    came back, so no attempt was recorded), by reason."""
+    """What one run did: batches created and pending, fills finished, drafts judged."""
 
+    # skipped: attempted in an earlier run; unsolved: no solver reply, so no attempt recorded.
     submitted: list[BatchRecord] = field(default_factory=list)
     pending: list[PendingBatch] = field(default_factory=list)
     finished: list[DoneRecord] = field(default_factory=list)
@@ -170,12 +171,68 @@ def batch_fill(
     step = _Step(setup, store, wh, screens, on_accept, now, report)
     open_fills = [f for f in fills if f.open]
     for fill in open_fills:
-        step.guarded(fill.fill_id, partial(step.advance, fill))
+        step.run_guarded(fill.fill_id, partial(step.advance, fill))
     if not open_fills and any(n > 0 for n in deficits.values()):
-        plan = step.draft_plan(deficits, {f.fill_id for f in fills})
+        plan = step.store_draft_plan(deficits, {f.fill_id for f in fills})
         if plan is not None:
-            step.guarded(plan.fill_id, partial(step.submit_drafts, plan))
+            step.run_guarded(plan.fill_id, partial(step.submit_drafts, plan))
     return report
+
+
+def batch_fill_step(services: Services, date: dt.date) -> BatchFillReport | None:
+    """Batch mode's nightly step: advance open fills, or start one for the date's shortfall."""
+    s = services.settings
+    if s.llm != "openai" or not s.llm_batch:
+        return None
+    with open_warehouse(s.warehouse_path) as wh:
+        blueprint = services.blueprint
+        since = wh.daily_cooldown_since(date.isoformat(), blueprint.cooldown_papers)
+        outcome = assemble_paper(wh.pool(), daily_request(blueprint, date, since), blueprint)
+        cells = dict(outcome.cells) if isinstance(outcome, Shortfall) else {}
+        gate = own_duplicate_gate(s, wh.questions())
+        return batch_fill(
+            services,
+            wh,
+            cells,
+            screens=[*reference_screens(s), gate.screen],
+            on_accept=lambda q: gate.add([q]),
+        )
+
+
+def report_lines(report: BatchFillReport) -> list[str]:
+    """The report as lines for a terminal or a Markdown list."""
+
+    def counted(counts: Mapping[str, int]) -> str:
+        return ", ".join(f"{k} ×{v}" for k, v in sorted(counts.items())) or "none"
+
+    lines = [
+        f"batch fill: {len(report.submitted)} submitted, {len(report.pending)} pending, "
+        f"{len(report.finished)} finished"
+    ]
+    for r in report.submitted:
+        lines.append(
+            f"  submitted {r.stage:6} {r.batch_id}  {len(r.custom_ids)} requests  ({r.fill_id})"
+        )
+    for p in report.pending:
+        lines.append(
+            f"  pending   {p.stage:6} {p.batch_id}  {p.status}: {p.completed}/{p.total} done,"
+            f" {p.failed} failed  ({p.fill_id})"
+        )
+    for d in report.finished:
+        unsolved = sum(n for _, n in d.unsolved)
+        lines.append(
+            f"  finished  {d.fill_id}  {d.outcome}: +{d.accepted} stored, {d.rejected} rejected"
+            f" ({counted(dict(d.reasons))}), {d.skipped} skipped, {unsolved} unsolved"
+        )
+    if report.draft_rejections:
+        lines.append(f"  drafts refused: {counted(report.draft_rejections)}")
+    if report.unsolved:
+        lines.append(f"  no solver reply (no attempt recorded): {counted(report.unsolved)}")
+    for cell in report.dry_cells:
+        names = " ".join(str(getattr(part, "value", part)) for part in cell)
+        lines.append(f"  nothing to ask for in {names}")
+    lines += [f"  provider error, tried again next run: {e}" for e in report.errors]
+    return lines
 
 
 def _stored_fills(store: ObjectStore) -> list[Fill]:
@@ -187,7 +244,7 @@ def _stored_fills(store: ObjectStore) -> list[Fill]:
     return fills_of(records)
 
 
-def _persisted(store: ObjectStore, key: str, record: _M) -> _M:
+def _stored(store: ObjectStore, key: str, record: _M) -> _M:
     """The record stored at key: this one, or the one an earlier run stored there first."""
     if not store.put_new([(key, record_bytes(record))]):
         return record
@@ -214,9 +271,9 @@ class _Step:
     now: Callable[[], dt.datetime]
     report: BatchFillReport
 
-    def guarded(self, fill_id: str, action: Callable[[], None]) -> None:
-        """Run one fill's step; a provider that fails after the SDK's retries is reported,
-        and the next run tries the same step again."""
+    def run_guarded(self, fill_id: str, action: Callable[[], None]) -> None:
+        """Run one fill's step; a provider error after the SDK's retries is reported, not raised."""
+        # Nothing is recorded for a step that failed, so the next run tries the same step again.
         import openai
 
         try:
@@ -227,7 +284,7 @@ class _Step:
 
     # -- submitting ---------------------------------------------------------------------------
 
-    def draft_plan(
+    def store_draft_plan(
         self, deficits: Mapping[Cell, int] | Mapping[UnitCell, int], fill_ids: set[str]
     ) -> DraftPlan | None:
         """The stored plan of a new fill: enough draft requests for each cell's deficit."""
@@ -263,7 +320,7 @@ class _Step:
             requests=tuple(chosen),
             created_at=self.now(),
         )
-        return _persisted(self.store, record_key(fill_id, "drafts-plan"), plan)
+        return _stored(self.store, record_key(fill_id, "drafts-plan"), plan)
 
     def submit_drafts(self, plan: DraftPlan) -> None:
         lines = draft_lines(self.setup.prompts_dir, plan.requests, self.setup.draft_call)
@@ -289,7 +346,7 @@ class _Step:
     ) -> None:
         """Create the batch unless one with this key exists already, then record it."""
         client = self.setup.client
-        batch = self._find(content_key, planned_at - CLOCK_SKEW)
+        batch = self._find_batch(content_key, planned_at - CLOCK_SKEW)
         if batch is None:
             upload = client.files.create(
                 file=(f"qforge-{content_key}.jsonl", jsonl(lines)), purpose="batch"
@@ -314,11 +371,11 @@ class _Step:
             custom_ids=custom_ids,
             created_at=self.now(),
         )
-        record = _persisted(self.store, record_key(fill_id, stage), record)
+        record = _stored(self.store, record_key(fill_id, stage), record)
         self.report.submitted.append(record)
-        self._pending(fill_id, stage, batch)
+        self._report_pending(fill_id, stage, batch)
 
-    def _find(self, content_key: str, not_before: dt.datetime) -> Any:
+    def _find_batch(self, content_key: str, not_before: dt.datetime) -> Any:
         """The batch whose metadata names this key, among those created since `not_before`."""
         cutoff = not_before.timestamp()
         for batch in self.setup.client.batches.list(limit=100):  # newest first, paged
@@ -328,7 +385,7 @@ class _Step:
                 return batch
         return None
 
-    def _pending(self, fill_id: str, stage: Stage, batch: Any) -> None:
+    def _report_pending(self, fill_id: str, stage: Stage, batch: Any) -> None:
         counts = batch.request_counts
         self.report.pending.append(
             PendingBatch(
@@ -352,42 +409,41 @@ class _Step:
         elif fill.solve_plan is None:
             batch = self.setup.client.batches.retrieve(fill.drafts.batch_id)
             if batch.status not in TERMINAL:
-                self._pending(fill.fill_id, "drafts", batch)
+                self._report_pending(fill.fill_id, "drafts", batch)
                 return
-            output = self._output(batch)
+            output = self._download_output(batch)
             if output is None:
-                self._done(fill.fill_id, f"drafts_{batch.status}")
+                self._write_done(fill.fill_id, f"drafts_{batch.status}")
                 return
-            plan = self._solve_plan(fill.draft_plan, fill.drafts, output, batch.status)
+            plan = self._store_solve_plan(fill.draft_plan, fill.drafts, output, batch.status)
             if plan.drafts:
                 self.submit_solves(plan)
             else:
-                self._finish(plan, "")
+                self._write_done_of(plan, "")
         elif fill.solves is None:
             self.submit_solves(fill.solve_plan)
         else:
             batch = self.setup.client.batches.retrieve(fill.solves.batch_id)
             if batch.status not in TERMINAL:
-                self._pending(fill.fill_id, "solves", batch)
+                self._report_pending(fill.fill_id, "solves", batch)
                 return
-            output = self._output(batch)
+            output = self._download_output(batch)
             if output is None:
-                self._finish(fill.solve_plan, f"solves_{batch.status}")
+                self._write_done_of(fill.solve_plan, f"solves_{batch.status}")
                 return
-            self._judge(fill.solve_plan, fill.solves, output, batch.status)
+            self._commit_verdicts(fill.solve_plan, fill.solves, output, batch.status)
 
-    def _output(self, batch: Any) -> OutputFile | None:
+    def _download_output(self, batch: Any) -> OutputFile | None:
         """The batch's output and error files read together (None when it has neither)."""
         ids = [i for i in (batch.output_file_id, batch.error_file_id) if i]
         if not ids:
             return None
         return output_lines(*(self.setup.client.files.content(i).text for i in ids))
 
-    def _solve_plan(
+    def _store_solve_plan(
         self, plan: DraftPlan, record: BatchRecord, output: OutputFile, status: str
     ) -> SolvePlan:
-        """Parse the drafts, refuse what hygiene and the screens refuse (recorded as attempts),
-        skip drafts attempted before, and store the plan of the solve batch."""
+        """Parse the drafts, record what hygiene and screens refuse, store the solve plan."""
         s = self.setup
         for call in batch_calls(output, record.custom_ids, "batch_draft", plan.model):
             s.ledger.record(call)
@@ -436,9 +492,11 @@ class _Step:
             skipped=skipped,
             created_at=self.now(),
         )
-        return _persisted(self.store, record_key(plan.fill_id, "solves-plan"), solve_plan)
+        return _stored(self.store, record_key(plan.fill_id, "solves-plan"), solve_plan)
 
-    def _judge(self, plan: SolvePlan, record: BatchRecord, output: OutputFile, status: str) -> None:
+    def _commit_verdicts(
+        self, plan: SolvePlan, record: BatchRecord, output: OutputFile, status: str
+    ) -> None:
         """Judge every draft's answer and commit attempts and questions in one transaction."""
         for call in batch_calls(output, record.custom_ids, "batch_solve", plan.model):
             self.setup.ledger.record(call)
@@ -479,9 +537,9 @@ class _Step:
         self.report.reasons.update(reasons)
         self.report.unsolved.update(unsolved)
         outcome = "" if status == "completed" else f"solves_{status}"
-        self._finish(plan, outcome, len(questions), rejected, reasons, unsolved)
+        self._write_done_of(plan, outcome, len(questions), rejected, reasons, unsolved)
 
-    def _finish(
+    def _write_done_of(
         self,
         plan: SolvePlan,
         outcome: str,
@@ -492,7 +550,7 @@ class _Step:
     ) -> None:
         screened = Counter(dict(plan.screened))
         outcomes = [o for o in (_stage_outcome("drafts", plan.drafts_status), outcome) if o]
-        self._done(
+        self._write_done(
             plan.fill_id,
             ", ".join(outcomes) or "completed",
             accepted=accepted,
@@ -503,7 +561,7 @@ class _Step:
             draft_rejections=Counter(dict(plan.draft_rejections)),
         )
 
-    def _done(
+    def _write_done(
         self,
         fill_id: str,
         outcome: str,
@@ -526,7 +584,7 @@ class _Step:
             draft_rejections=tuple(sorted((draft_rejections or Counter()).items())),
             created_at=self.now(),
         )
-        record = _persisted(self.store, record_key(fill_id, "done"), record)
+        record = _stored(self.store, record_key(fill_id, "done"), record)
         self.report.finished.append(record)
         log.info("batch: %s done: %s", fill_id, outcome)
 

@@ -453,7 +453,7 @@ def _pool_fill_batch(
     settings: Settings, services: Services, wh: Warehouse, deficits: Mapping[tuple[Any, ...], int]
 ) -> int:
     """One step of the Batch API fill, then what is still pending and what finished."""
-    from flows.batch import batch_fill
+    from flows.batch import batch_fill, report_lines
     from flows.kb_services import own_duplicate_gate, reference_screens
 
     gate = own_duplicate_gate(settings, wh.questions())
@@ -465,34 +465,8 @@ def _pool_fill_batch(
         on_accept=lambda q: gate.add([q]),
     )
 
-    def counted(counts: Mapping[str, int]) -> str:
-        return ", ".join(f"{k} ×{v}" for k, v in sorted(counts.items())) or "none"
-
-    print(
-        f"batch fill: {len(report.submitted)} submitted, {len(report.pending)} pending, "
-        f"{len(report.finished)} finished"
-    )
-    for r in report.submitted:
-        print(f"  submitted {r.stage:6} {r.batch_id}  {len(r.custom_ids)} requests  ({r.fill_id})")
-    for p in report.pending:
-        print(
-            f"  pending   {p.stage:6} {p.batch_id}  {p.status}: {p.completed}/{p.total} done,"
-            f" {p.failed} failed  ({p.fill_id})"
-        )
-    for d in report.finished:
-        unsolved = sum(n for _, n in d.unsolved)
-        print(
-            f"  finished  {d.fill_id}  {d.outcome}: +{d.accepted} stored, {d.rejected} rejected"
-            f" ({counted(dict(d.reasons))}), {d.skipped} skipped, {unsolved} unsolved"
-        )
-    if report.draft_rejections:
-        print(f"  drafts refused: {counted(report.draft_rejections)}")
-    if report.unsolved:
-        print(f"  no solver reply (no attempt recorded): {counted(report.unsolved)}")
-    for cell in report.dry_cells:
-        print(f"  nothing to ask for {' '.join(str(getattr(c, 'value', c)) for c in cell)}")
-    for error in report.errors:
-        print(f"  provider error, retried next run: {error}")
+    for line in report_lines(report):
+        print(line)
     if report.pending:
         print("run `qforge pool fill --batch` again later: batches finish within 24 h")
     return 1 if report.errors else 0

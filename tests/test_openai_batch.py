@@ -30,7 +30,7 @@ from core.records import (
 from core.settings import REPO_ROOT, Settings
 from core.storage import LocalObjectStore, ObjectStore
 from core.warehouse import open_warehouse
-from flows.batch import CLOCK_SKEW, BatchFillReport, batch_fill
+from flows.batch import CLOCK_SKEW, BatchFillReport, batch_fill, batch_fill_step
 from flows.services import Services, build_services
 from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
@@ -479,9 +479,36 @@ def test_a_provider_that_is_down_is_reported_and_the_next_run_resumes(tmp_path: 
 
 
 def test_offline_services_refuse_batch_mode(tmp_path: Path) -> None:
-    services = build_services(Settings(home=tmp_path / "home"))
+    services = build_services(Settings(home=tmp_path / "home", llm_batch=True))
     with open_warehouse(services.settings.warehouse_path) as wh, pytest.raises(ValueError):
         batch_fill(services, wh, {CELL: 1})
+    assert batch_fill_step(services, dt.date(2026, 1, 5)) is None  # the nightly step is off
+
+
+def test_the_nightly_step_asks_for_what_the_date_s_paper_lacks(
+    tmp_path: Path, syllabus: Syllabus
+) -> None:
+    from pipeline.assembly import Shortfall, assemble_paper, daily_request
+
+    day = dt.date(2026, 1, 5)
+    with batch_serving(agreeing) as fake:
+        off = batch_services(tmp_path / "off", fake, llm_batch=False)
+        assert batch_fill_step(off, day) is None
+        services = batch_services(tmp_path / "home", fake)
+        report = batch_fill_step(services, day)
+        assert report is not None and [r.stage for r in report.submitted] == ["drafts"]
+        [batch_id] = fake.batch_ids("drafts")
+        asked = Counter()
+        for line in fake.input_lines(batch_id):
+            _, topic_id, difficulty, _, _ = line["custom_id"].split(":")
+            topic = syllabus.topic(topic_id)
+            asked[(topic.subject, Difficulty(difficulty.capitalize()), topic.unit_id)] += 1
+    blueprint = services.blueprint
+    with open_warehouse(services.settings.warehouse_path, read_only=True) as wh:
+        short = assemble_paper(wh.pool(), daily_request(blueprint, day), blueprint)
+    assert isinstance(short, Shortfall)
+    assert set(asked) <= set(short.cells) and asked.total() > short.total
+    assert all(n <= 2 * short.cells[cell] for cell, n in asked.items())  # two drafts a question
 
 
 # -- the pure parts -------------------------------------------------------------------------------

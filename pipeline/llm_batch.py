@@ -193,11 +193,9 @@ def batch_content_key(fill_id: str, stage: Stage, lines: Sequence[Mapping[str, A
 
 @dataclass(frozen=True)
 class OutputLine:
-    """What an output (or error) file says about one request.
+    """What an output (or error) file says about one request: a reply, or a named failure."""
 
-    `reply` when a chat completion came back; otherwise `failure` names what happened
-    (`batch_error: <code>` for an error line, `http_<status>` for a refused request).
-    """
+    # failure: `batch_error: <code>` for an error line, `http_<status>` for a refused request.
 
     custom_id: str
     reply: ModelReply | None
@@ -330,8 +328,7 @@ def _abstain(solver: str, note: str) -> SolverAnswer:
 def batch_answers(
     draft: Draft, samples: int, output: OutputFile, solver: str
 ) -> list[SolverAnswer]:
-    """The draft's sample answers, each mapped back through its order; a sample whose line is
-    missing or failed abstains with a `transport:` note."""
+    """The draft's sample answers mapped back through their orders (no line: abstains)."""
     draft_id = question_id(draft.content)
     answers = []
     for sample, order in enumerate(solve_orders(draft, samples)):
@@ -348,9 +345,8 @@ def batch_answers(
 def batch_answer(
     answers: Sequence[SolverAnswer], solver: str, min_confidence: float
 ) -> SolverAnswer | None:
-    """The solver's answer as the synchronous solver would give it (vote, then abstain below
-    `min_confidence`), or None when no sample came back at all: then the draft was not
-    solved, and no attempt may be recorded for it."""
+    """The answer the synchronous solver would give, or None when no sample came back."""
+    # None: the draft was not solved, so no attempt may be recorded (it is not a rejection).
     if all(a.choice is None and a.note.startswith(TRANSPORT_NOTE) for a in answers):
         return None
     answer = vote(answers, solver)
@@ -419,9 +415,9 @@ class BatchRecord(BatchModel):
 
 
 class DoneRecord(BatchModel):
-    """The end of a fill: `completed`, or which stage ended how (`drafts_failed`, ...), and
-    what its drafts came to: stored, rejected (by reason), skipped (attempted before),
-    unsolved (no solver reply came back: no attempt), refused before any solve."""
+    """The end of a fill: its outcome (`completed`, `drafts_failed`, ...) and its drafts' fate."""
+
+    # skipped: attempted before; unsolved: no solver reply came back, so no attempt recorded.
 
     fill_id: str
     outcome: str

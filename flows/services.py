@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core.providers import object_store
 from core.settings import Settings
@@ -17,6 +18,10 @@ from pipeline.generation import Drafter, OfflineDrafter, Solver
 from pipeline.llm_usage import TokenBudget, UsageLedger
 from pipeline.solver import OfflineSolver
 from pipeline.templates import TEMPLATES, TEMPLATES_BY_ID
+
+if TYPE_CHECKING:  # both import heavy libraries (LanceDB, jinja2, pint): only with a model
+    from kb.store import KnowledgeStore
+    from pipeline.llm_draft import ContextSource
 
 
 @dataclass(frozen=True)
@@ -65,7 +70,7 @@ def _openai_providers(
 ) -> tuple[Drafter, Solver, UsageLedger]:
     """Drafter and adversarial solver through one SDK client, sharing a ledger and budget."""
     from flows.kb_services import openai_client
-    from pipeline.llm_draft import BundledContext, OpenAIDrafter
+    from pipeline.llm_draft import OpenAIDrafter
     from pipeline.llm_solve import OpenAISolver
 
     client = openai_client(settings)
@@ -75,7 +80,7 @@ def _openai_providers(
         client=client,
         model=settings.openai_draft_model,
         syllabus=syllabus,
-        context=BundledContext(kb, _style_references(settings)),
+        context=_context_source(settings, kb),
         prompts_dir=prompts,
         ledger=ledger,
         budget=TokenBudget(settings.llm_token_budget, ledger),
@@ -91,13 +96,28 @@ def _openai_providers(
     return drafter, solver, ledger
 
 
-def _style_references(settings: Settings) -> tuple[ReferenceQuestion, ...]:
-    """Imported reference (past-paper) questions, the drafter's style examples (none: ())."""
+def _context_source(settings: Settings, kb: KnowledgeBase) -> ContextSource:
+    """The knowledge store's retrieval when it holds chunks, over the bundled knowledge base
+    (which also answers for topics the store has nothing on, and gives the style examples).
+
+    Decided when the services are built: on a first nightly the store is filled by its ingest
+    step after that, so that one night drafts from the bundled knowledge base.
+    """
+    from pipeline.llm_draft import BundledContext, StoreContext
+
     if not Path(settings.lancedb_uri).exists():
-        return ()
+        return BundledContext(kb)
     from flows.kb_services import build_knowledge_store
 
     kstore = build_knowledge_store(settings)
+    bundled = BundledContext(kb, _style_references(kstore))
+    if kstore.count("chunks") == 0:
+        return bundled
+    return StoreContext(kstore, bundled)
+
+
+def _style_references(kstore: KnowledgeStore) -> tuple[ReferenceQuestion, ...]:
+    """Imported reference (past-paper) questions, the drafter's style examples (none: ())."""
     if kstore.count("references") == 0:
         return ()
     columns = ["question", "options", "answer", "subject", "topic", "source"]

@@ -75,7 +75,8 @@ class CallDrafter(Protocol):
 class Solver(Protocol):
     """Answers a question it sees without the key: the adversary."""
 
-    name: str
+    @property
+    def name(self) -> str: ...
 
     def solve(self, view: SolverView) -> SolverAnswer: ...
 

@@ -147,6 +147,71 @@ class BundledContext:
         return tuple(ranked[: self.max_examples])
 
 
+class SearchHit(Protocol):
+    """What the context source reads of a knowledge-store hit (kb.store.Hit)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def where(self) -> str: ...
+
+
+class ContextSearch(Protocol):
+    """The knowledge store's retrieval (kb.store.KnowledgeStore.search), as the drafter uses it."""
+
+    def search(
+        self,
+        kind: Literal["chunks", "figures", "references", "questions"],
+        text: str,
+        k: int = 5,
+        mode: Literal["fts", "vector", "hybrid"] = "hybrid",
+        filters: Mapping[str, str | None] | None = None,
+    ) -> Sequence[SearchHit]: ...
+
+
+@dataclass
+class StoreContext:
+    """Context from the knowledge store: the topic's best chunks and captioned figures by hybrid
+    retrieval (full text and vectors fused) on the topic's name and chapter, so books ingested
+    with `qforge kb ingest` ground the drafts too. A topic the store holds nothing for gets the
+    `fallback`'s context (the bundled knowledge base); style examples come from it as well.
+
+    Each topic is searched once per run (its context is then the same for every request, which
+    keeps prompts, and so provider caches and reruns, stable). Only the pool fill's calling
+    thread asks, so the store is never searched from two threads at once.
+    """
+
+    store: ContextSearch
+    fallback: ContextSource
+    max_chunks: int = 3
+    max_figures: int = 2
+    _found: dict[str, tuple[ContextItem, ...]] = field(default_factory=dict, repr=False)
+
+    def context(self, topic: Topic) -> tuple[ContextItem, ...]:
+        if topic.topic_id not in self._found:
+            self._found[topic.topic_id] = self._search(topic) or self.fallback.context(topic)
+        return self._found[topic.topic_id]
+
+    def _search(self, topic: Topic) -> tuple[ContextItem, ...]:
+        query = f"{topic.name}. {topic.chapter_name}"
+        only = {"topic_id": topic.topic_id}
+        chunks = self.store.search("chunks", query, k=self.max_chunks, filters=only)
+        if not chunks:
+            return ()
+        figures = self.store.search("figures", query, k=self.max_figures, filters=only)
+        return (
+            *(ContextItem(h.id, "chunk", h.where, _IMAGE.sub(r"\g<alt>", h.text)) for h in chunks),
+            *(ContextItem(h.id, "figure", h.text, h.text) for h in figures),
+        )
+
+    def examples(self, topic: Topic) -> tuple[ReferenceQuestion, ...]:
+        return self.fallback.examples(topic)
+
+
 def request_cell(topic_id: str, difficulty: Difficulty, question_format: QuestionFormat) -> str:
     """`llm:<topic>:<difficulty>:<format>`: what a draft's template id starts with."""
     return f"{TEMPLATE_PREFIX}{topic_id}:{difficulty.value.lower()}:{question_format.value}"

@@ -40,6 +40,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.assembly
 	$(BIN)/python -m bench.export
 	$(BIN)/python -m bench.worker
+	$(BIN)/python -m bench.llm
 
 clean:
 	rm -rf $(VENV) .qforge .pytest_cache .mypy_cache .ruff_cache

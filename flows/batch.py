@@ -29,7 +29,7 @@ from core.warehouse import Warehouse, open_warehouse
 from flows.kb_services import own_duplicate_gate, reference_screens
 from flows.services import Services
 from pipeline.assembly import Shortfall, assemble_paper, daily_request
-from pipeline.generation import Screen, hygiene_problem, judged, screened_out
+from pipeline.generation import Screen, judged, screen_refusal, screened_out
 from pipeline.llm_batch import (
     ENDPOINT,
     MAX_REQUESTS,
@@ -253,14 +253,6 @@ def _stored(store: ObjectStore, key: str, record: _M) -> _M:
     return type(record).model_validate_json(data)
 
 
-def _refusal(draft: Draft, screens: Sequence[Screen]) -> str | None:
-    """Why hygiene or a screen refuses the draft before any solve (as `verified` does)."""
-    flaw = hygiene_problem(draft)
-    if flaw:
-        return f"hygiene: {flaw}"
-    return next((r for r in (screen(draft) for screen in screens) if r), None)
-
-
 @dataclass
 class _Step:
     setup: BatchSetup
@@ -462,7 +454,7 @@ class _Step:
                 skipped += 1
                 continue
             attempted.add(draft_id)
-            refusal = _refusal(result, self.screens)
+            refusal = screen_refusal(result, self.screens)
             if refusal is not None:
                 refused.append(screened_out(result, refusal))
                 reasons[refusal.split(":")[0]] += 1

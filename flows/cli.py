@@ -99,6 +99,8 @@ def _cmd_nightly(settings: Settings, args: argparse.Namespace) -> int:
                 f"    {c.subject.value:9} {c.difficulty.value:6} +{c.accepted}/{c.needed}"
                 f"  rejected {c.rejected} ({reasons}){'  [exhausted]' if c.exhausted else ''}"
             )
+    for line in result.usage_lines:
+        print(f"  {line}")
     print(f"  paper: {result.paper.exam_id} ({len(result.paper.question_ids)} questions)")
     for ahead in result.built_ahead:
         print(f"  built ahead: {ahead.exam_id} (exported on its own night)")
@@ -431,6 +433,7 @@ def _cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
                 on_progress=advance,
                 screens=[*reference_screens(settings), gate.screen],
                 on_accept=lambda q: gate.add([q]),
+                concurrency=services.concurrency,
             )
         rows = wh.con.execute(
             "SELECT generator, verdict, count(*) FROM attempts GROUP BY ALL ORDER BY ALL"

@@ -15,7 +15,7 @@ from kb.tagging import TopicIndex
 from pipeline.dedupe import NearDuplicateGate
 
 
-def openai_client(settings: Settings):  # type: ignore[no-untyped-def]
+def openai_client(settings: Settings):
     """The OpenAI SDK client with explicit timeouts and retries (any compatible base_url)."""
     import openai
 

@@ -19,6 +19,7 @@ from core.clock import exam_today, parse_exam_date
 from core.records import Paper
 from core.settings import Settings
 from flows import steps
+from flows.batch import BatchFillReport, batch_fill_step, report_lines
 from flows.services import Services, build_services
 from kb.ingest.run import IngestReport
 from pipeline.llm_usage import ModelUsage, model_usage, usage_lines, usage_markdown
@@ -40,6 +41,8 @@ index_questions_task = task(
 fill_pool_task = task(
     steps.fill_pool_step, name="fill_pool", cache_policy=NO_CACHE, **MODEL_RETRIES
 )
+# QFORGE_LLM_BATCH: the Batch API fill for the night after the last paper (None when off).
+batch_fill_task = task(batch_fill_step, name="batch_fill", cache_policy=NO_CACHE, **MODEL_RETRIES)
 build_paper_task = task(steps.build_paper_step, name="build_daily_paper", cache_policy=NO_CACHE)
 export_task = task(steps.export_step, name="export_site", cache_policy=NO_CACHE)
 publish_task = task(steps.publish_step, name="publish", cache_policy=NO_CACHE)
@@ -73,18 +76,24 @@ class NightlyResult:
     report: RunReport
     # The model calls of the run (QFORGE_LLM=openai); None offline, whose report has no section.
     model_usage: ModelUsage | None = None
+    # What the Batch API fill did this run (QFORGE_LLM_BATCH); None when batch mode is off.
+    batches: BatchFillReport | None = None
 
     @property
     def report_markdown(self) -> str:
         markdown = run_report_markdown(self.report)
-        if self.model_usage is None:
-            return markdown
-        return markdown + "\n" + usage_markdown(self.model_usage)
+        if self.model_usage is not None:
+            markdown += "\n" + usage_markdown(self.model_usage)
+        if self.batches is not None:
+            lines = "\n".join(f"- {line.strip()}" for line in report_lines(self.batches))
+            markdown += f"\n## Batch API fill\n\n{lines}\n"
+        return markdown
 
     @property
     def usage_lines(self) -> list[str]:
-        """The model calls in a few lines for the terminal summary (none offline)."""
-        return [] if self.model_usage is None else usage_lines(self.model_usage)
+        """The model calls (and batch fill) in a few lines for the terminal summary."""
+        lines = [] if self.model_usage is None else usage_lines(self.model_usage)
+        return lines + ([] if self.batches is None else report_lines(self.batches))
 
 
 def run_model_usage(services: Services, fills: list[steps.FillSummary]) -> ModelUsage | None:
@@ -141,6 +150,9 @@ def run_nightly(
     for day in dates[1:]:  # in order: each paper's cooldown sees the ones before it
         fills.append(timed("fill_pool", fill_pool_task, services, day))
         papers.append(timed("build_daily_paper", build_paper_task, services, day))
+    # The synchronous fill above keeps today's paper safe; batches (cheaper, up to a day late)
+    # fill the pool for the night after the last paper built.
+    batches = timed("batch_fill", batch_fill_task, services, dates[-1] + dt.timedelta(days=1))
     timed("snapshot", snapshot_task, services)
     attempts, coverage = steps.run_facts(settings, started)
     report = RunReport(
@@ -166,12 +178,13 @@ def run_nightly(
         tuple(papers[1:]),
         report,
         run_model_usage(services, fills),
+        batches,
     )
 
 
 def step_count(days: int) -> int:
     """How many steps a run with `days` takes (for progress bars)."""
-    return 7 + 2 * days
+    return 8 + 2 * days
 
 
 @flow(name="nightly", log_prints=True)

@@ -1,6 +1,6 @@
 """What a worker job's pool lacks, generated: drafts of a topic or cell, verified as nightly.
 
-The gate is `pipeline.generation.verified`, the one the nightly fill uses. Drafts whose question
+The gate is the one the nightly fill uses (`pipeline.generation`). Drafts whose question
 already sits in the pool are passed over before the solver (they cost nothing), and a budget of
 attempts per wanted question stops a generator that only refuses.
 """
@@ -15,7 +15,16 @@ import polars as pl
 from core.ids import question_id
 from core.records import Attempt, Difficulty, Draft, Provenance, Question
 from kb.syllabus import Syllabus, Topic
-from pipeline.generation import Drafter, Screen, Solver, verified
+from pipeline.generation import (
+    Drafter,
+    Screen,
+    Solver,
+    judged,
+    screen_refusal,
+    screened_out,
+    solver_view,
+    unanswered,
+)
 
 NUMERICAL_GENERATOR = "offline.numerical"
 
@@ -120,6 +129,7 @@ class TopUp:
     wanted: int
     accepted: list[tuple[Question, tuple[Attempt, ...]]] = field(default_factory=list)
     rejected: int = 0
+    unsolved: int = 0  # no solver reply (a transport failure): no attempt, no verdict
     passed_over: int = 0
     exhausted: bool = False
 
@@ -148,7 +158,7 @@ def top_up(
     seen: set[str] = set(known_ids)
     pending: list[Attempt] = []
     budget = wanted * max_attempts_per_question
-    while len(out.accepted) < wanted and len(out.accepted) + out.rejected < budget:
+    while len(out.accepted) < wanted and len(out.accepted) + out.rejected + out.unsolved < budget:
         draft = next(drafts, None)
         if draft is None:
             out.exhausted = True
@@ -165,7 +175,16 @@ def top_up(
         if group in taken_groups:  # the set has this fact or template already
             out.passed_over += 1
             continue
-        attempt, question = verified(draft, solver, screens)
+        # The nightly's gate (`verified`), except that a solve with no reply is no attempt.
+        refusal = screen_refusal(draft, screens)
+        if refusal is not None:
+            attempt, question = screened_out(draft, refusal), None
+        else:
+            answer = solver.solve(solver_view(draft))
+            if unanswered(answer) is not None:
+                out.unsolved += 1  # counted against the budget: a provider that is down ends it
+                continue
+            attempt, question = judged(draft, answer)
         pending.append(attempt)
         if on_attempt:
             on_attempt()

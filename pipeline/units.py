@@ -7,6 +7,7 @@ trusting the template's own conversion factor: a stem that prints the wrong unit
 from __future__ import annotations
 
 import re
+import threading
 from functools import lru_cache
 
 import pint
@@ -26,9 +27,18 @@ class UnknownUnitError(ValueError):
     """A TeX unit that pint cannot read."""
 
 
+_REGISTRY_LOCK = threading.Lock()
+
+
 @lru_cache(maxsize=1)
-def registry() -> pint.UnitRegistry:
+def _registry() -> pint.UnitRegistry:
     return pint.UnitRegistry()
+
+
+def registry() -> pint.UnitRegistry:
+    """The one unit registry: pint refuses to mix quantities of two, and drafts run in threads."""
+    with _REGISTRY_LOCK:  # lru_cache alone lets two first callers each build one
+        return _registry()
 
 
 def pint_expression(tex: str) -> str:

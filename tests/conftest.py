@@ -43,7 +43,12 @@ def services(settings: Settings) -> Services:
 
 # The longest modules start first, so the two xdist workers finish together (loadfile hands
 # out modules in collection order; started last, the 60 s crash test ran alone at the end).
-SLOW_MODULES = ("test_nightly_crash.py", "test_nightly_e2e.py", "test_nightly_steps.py")
+SLOW_MODULES = (
+    "test_nightly_crash.py",
+    "test_nightly_e2e.py",
+    "test_nightly_steps.py",
+    "test_llm_report.py",
+)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

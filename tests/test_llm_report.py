@@ -15,6 +15,7 @@ import pytest
 from core.records import Verdict
 from core.settings import Settings
 from core.warehouse import open_warehouse
+from flows.batch import BatchFillReport, PendingBatch
 from flows.nightly import NightlyResult, call_directly, run_model_usage, run_nightly
 from flows.services import Services, build_services
 from pipeline.llm_usage import (
@@ -107,6 +108,17 @@ def test_an_offline_run_has_no_model_section(night, tmp_path: Path) -> None:
     offline = dataclasses.replace(result, model_usage=None)
     assert "## Model calls" not in offline.report_markdown and offline.usage_lines == []
     assert run_model_usage(build_services(Settings(home=tmp_path)), [result.fill]) is None
+
+
+def test_batch_mode_off_runs_no_batch_step_and_on_reports_its_batches(night) -> None:
+    _, result, _, _ = night
+    assert result.batches is None and "## Batch API fill" not in result.report_markdown
+    assert "batch_fill" in result.report.step_seconds  # the step ran, and did nothing
+    pending = PendingBatch("fill-1", "drafts", "batch_abc", "in_progress", 3, 0, 10)
+    batched = dataclasses.replace(result, batches=BatchFillReport(pending=[pending]))
+    section = batched.report_markdown.split("## Batch API fill", 1)[1]
+    assert "0 submitted, 1 pending, 0 finished" in section and "batch_abc" in section
+    assert batched.usage_lines[-2].startswith("batch fill: 0 submitted, 1 pending")
 
 
 def call(purpose: str, latency: float, outcome: str = "ok", tokens: int = 100) -> CallRecord:

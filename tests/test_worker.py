@@ -520,6 +520,39 @@ def test_a_topic_top_up_drafts_only_that_topic(pool_questions: list[Any]) -> Non
     assert all(d.content.tag.topic_id == topic.topic_id for d in islice(unit, 200))
 
 
+class NoReplyEvery:
+    """The offline solver, except that every n-th call gets no reply (a timeout)."""
+
+    def __init__(self, solver: Any, every: int) -> None:
+        self.solver, self.every, self.calls = solver, every, 0
+        self.name = solver.name
+
+    def solve(self, view: SolverView) -> SolverAnswer:
+        self.calls += 1
+        if self.calls % self.every == 0:
+            return SolverAnswer(
+                solver=self.name, choice=None, confidence=0.0, note="transport: timeout"
+            )
+        return self.solver.solve(view)
+
+
+@pytest.mark.parametrize("every", [2, 1])
+def test_a_top_up_solve_with_no_reply_is_no_attempt(every: int, pool_questions: list[Any]) -> None:
+    from pipeline.topup import top_up
+
+    services = BASE[0]
+    solver = NoReplyEvery(services.solver, every)
+    drafts = services.drafter.drafts(Subject.PHYSICS, Difficulty.EASY, {})
+    made = top_up(drafts, solver, 3, set(), set(), max_attempts_per_question=4)
+    attempts = [a for _, group in made.accepted for a in group]
+    assert not any("transport" in (a.rejection_reason or "") for a in attempts)
+    if every == 1:  # a provider that is down: the budget ends the top-up, nothing is recorded
+        assert made.accepted == [] and made.unsolved == 12 and solver.calls == 12
+    else:
+        assert len(made.accepted) == 3 and made.unsolved >= 1
+        assert len(attempts) + made.unsolved == solver.calls
+
+
 def test_a_runner_closed_and_started_again_takes_jobs(
     make_client: Callable[..., Any], tmp_path: Path, pool_questions: list[Any]
 ) -> None:

@@ -264,7 +264,7 @@ class _Step:
     report: BatchFillReport
 
     def run_guarded(self, fill_id: str, action: Callable[[], None]) -> None:
-        """Run one fill's step; a provider error after the SDK's retries is reported, not raised."""
+        """Run one fill's step; an error (the provider's, after retries, or ours) is reported."""
         # Nothing is recorded for a step that failed, so the next run tries the same step again.
         import openai
 
@@ -273,6 +273,9 @@ class _Step:
         except openai.OpenAIError as exc:
             self.report.errors.append(f"{fill_id}: {transport_outcome(exc)}")
             log.warning("batch: %s: provider error %s", fill_id, exc)
+        except Exception as exc:  # a bug or odd output must not fail the nightly every night
+            self.report.errors.append(f"{fill_id}: internal_error: {type(exc).__name__}")
+            log.exception("batch: %s: step failed", fill_id)
 
     # -- submitting ---------------------------------------------------------------------------
 

@@ -345,9 +345,10 @@ def batch_answers(
 def batch_answer(
     answers: Sequence[SolverAnswer], solver: str, min_confidence: float
 ) -> SolverAnswer | None:
-    """The answer the synchronous solver would give, or None when no sample came back."""
-    # None: the draft was not solved, so no attempt may be recorded (it is not a rejection).
-    if all(a.choice is None and a.note.startswith(TRANSPORT_NOTE) for a in answers):
+    """The answer the synchronous solver would give, or None when a sample did not come back."""
+    # None: the draft was not fully solved, so no attempt may be recorded (it is not a
+    # rejection); the synchronous solver also gives up at its first sample with no reply.
+    if any(a.choice is None and a.note.startswith(TRANSPORT_NOTE) for a in answers):
         return None
     answer = vote(answers, solver)
     if answer.choice is not None and answer.confidence < min_confidence:

@@ -317,6 +317,7 @@ class Reason(StrEnum):
     OPTION_WITHOUT_NUMBER = "option_without_number"
     EXPRESSION_DISAGREES_WITH_KEY = "expression_disagrees_with_key"
     DISTRACTOR_MATCHES_EXPRESSION = "distractor_matches_expression"
+    UNCHECKABLE_NUMBERS = "uncheckable_numbers"
     # Transport outcomes (no reply to parse) are recorded under `transport` by the drafter.
     TRANSPORT = "transport"
 
@@ -540,6 +541,18 @@ def numerical_problem(
     expression: str, unit: str, options: Sequence[str], key_index: int
 ) -> Rejection | None:
     """Whether the keyed option, and only it, is the value the expression computes."""
+    # The model's text goes through pint and the number reader, which raise more than
+    # ValueError on odd input (10^400 overflows, a unit of `1/0` divides by zero); any such
+    # failure means the numbers cannot be checked, and the draft is refused, never the batch.
+    try:
+        return _numerical_problem(expression, unit, options, key_index)
+    except Exception as exc:
+        return Rejection(Reason.UNCHECKABLE_NUMBERS, f"{type(exc).__name__}: {exc}"[:200])
+
+
+def _numerical_problem(
+    expression: str, unit: str, options: Sequence[str], key_index: int
+) -> Rejection | None:
     try:
         value = safe_eval(expression)
     except UnsafeExpressionError as exc:

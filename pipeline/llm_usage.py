@@ -255,12 +255,18 @@ class TokenBudget:
 
 def usage_counts(body: Mapping[str, Any]) -> tuple[int, int, int]:
     """Prompt, completion and cached prompt tokens of a chat completion body (0 when absent)."""
-    usage = body.get("usage") or {}
-    details = usage.get("prompt_tokens_details") or {}
+    usage = body.get("usage")
+    usage = usage if isinstance(usage, Mapping) else {}
+    details = usage.get("prompt_tokens_details")
+    details = details if isinstance(details, Mapping) else {}
+
+    def count(value: Any) -> int:  # a server's odd field must not cost the call its record
+        return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
     return (
-        int(usage.get("prompt_tokens") or 0),
-        int(usage.get("completion_tokens") or 0),
-        int(details.get("cached_tokens") or 0),
+        count(usage.get("prompt_tokens")),
+        count(usage.get("completion_tokens")),
+        count(details.get("cached_tokens")),
     )
 
 

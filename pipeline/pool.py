@@ -210,7 +210,14 @@ def fill_pool(
             cell.report.unsolved += 1
             cell.report.reasons[UNSOLVED] += 1
             return
-        record(cell, *judged(draft, answer))
+        attempt, question = judged(draft, answer)
+        if question is not None and width > 1:
+            # A twin accepted while this draft's solve was under way passed the same screens
+            # before the gate knew it: screen again, in order, before storing (as batch mode).
+            refusal = screen_refusal(draft, screens)
+            if refusal is not None:
+                attempt, question = screened_out(draft, refusal), None
+        record(cell, attempt, question)
 
     def start_work(pool: Executor) -> None:
         """Start drafts, cell by cell in order, while there is room and a cell wants one; close

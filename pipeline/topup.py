@@ -183,6 +183,8 @@ def top_up(
             answer = solver.solve(solver_view(draft))
             if unanswered(answer) is not None:
                 out.unsolved += 1  # counted against the budget: a provider that is down ends it
+                if on_attempt:
+                    on_attempt()  # the job's heartbeat: a solve that timed out took time too
                 continue
             attempt, question = judged(draft, answer)
         pending.append(attempt)

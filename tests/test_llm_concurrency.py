@@ -423,3 +423,50 @@ def test_bad_replies_over_many_calls_never_stop_the_batch(
     assert report.accepted == 6
     assert sum(drafter.rejections.values()) == 12
     assert drafter.stopped is None
+
+
+def test_twins_whose_solves_overlap_are_not_both_stored(tmp_path: Path) -> None:
+    """Three twins all pass the duplicate screen before any is accepted; only one is stored."""
+    services = build_services(Settings(home=tmp_path))
+    cell = (Subject.PHYSICS, Difficulty.EASY)
+    base = next(iter(services.drafter.drafts(*cell, {})))
+    key = base.content.correct_key
+    in_flight = threading.Barrier(3, timeout=30)  # every solve waits until all three are out
+
+    class Twins:
+        def pending(self, *args: Any, **kwargs: Any) -> Iterator[int]:
+            yield from range(3)
+
+        def draft(self, i: int) -> Any:
+            content = base.content.model_copy(
+                update={"stem_markdown": f"{base.content.stem_markdown} (v{i})"}
+            )
+            return base.model_copy(update={"content": content})
+
+        def drafts(self, *args: Any, **kwargs: Any) -> Iterator[Any]:
+            return (self.draft(i) for i in self.pending())
+
+    class Agrees:
+        name = "agrees"
+
+        def solve(self, view: SolverView) -> SolverAnswer:
+            in_flight.wait()
+            return SolverAnswer(solver=self.name, choice=key, confidence=0.9)
+
+    stored: list[str] = []
+
+    def gate(draft: Any) -> str | None:  # stands in for the own near-duplicate gate
+        return "near_duplicate_own: twin" if stored else None
+
+    with open_warehouse(tmp_path / "wh.duckdb") as wh:
+        [report] = fill_pool(
+            wh,
+            Twins(),
+            Agrees(),
+            {cell: 3},
+            screens=[gate],
+            on_accept=lambda q: stored.append(q.question_id),
+            concurrency=3,
+        )
+        assert wh.count("questions") == 1 == report.accepted == len(stored)
+    assert report.rejected == 2 and report.reasons["near_duplicate_own"] == 2

@@ -205,7 +205,7 @@ def batch_services(home: Path, server: FakeBatchAPI, rounds: int = 3, **override
     return services
 
 
-class Crash(Exception):
+class Crash(BaseException):  # not an error the code may catch: the process is gone
     """The process dying at a chosen write (as a SIGKILL would, nothing after it runs)."""
 
 
@@ -602,9 +602,33 @@ def test_batch_answer_is_the_synchronous_verdict(requests: list[DraftRequest]) -
     nothing = batch_answers(draft, 2, output_lines(""), "s")
     assert batch_answer(nothing, "s", 0.6) is None  # not solved: no attempt
     mixed = [*nothing[:1], SolverAnswer(solver="s", choice="B", confidence=0.9)]
-    low = batch_answer(mixed, "s", 0.6)
-    assert low is not None and low.choice is None  # 0.45 mean confidence abstains
-    assert low.note == "low confidence 0.45 < 0.6 (chose B)"
+    assert batch_answer(mixed, "s", 0.6) is None  # one sample lost: not solved, as live
+    unsure = [SolverAnswer(solver="s", choice="B", confidence=0.5)] * 2
+    low = batch_answer(unsure, "s", 0.6)
+    assert low is not None and low.choice is None  # 0.5 mean confidence abstains
+    assert low.note == "low confidence 0.50 < 0.6 (chose B)"
+
+
+class OverflowingNumerical(Scenario):
+    """Numerical draft lines print a distractor as 2.5 × 10^400 J, which no float holds."""
+
+    def draft(self, n: int, kind: str, body: dict[str, Any]) -> Any:
+        out = super().draft(n, "agree", body)
+        if kind == "overflow" and isinstance(out, str) and "$" in out:
+            data = json.loads(out)
+            data["options"][1] = "$2.5 \\times 10^{400}\\ \\mathrm{J}$"
+            return json.dumps(data)
+        return out
+
+
+def test_an_uncheckable_numerical_line_is_a_rejection_not_a_stuck_fill(tmp_path: Path) -> None:
+    with batch_serving(OverflowingNumerical(["agree", "overflow"] * 10)) as fake:
+        services = batch_services(tmp_path / "home", fake, rounds=2)
+        run(services, {CELL: 9})
+        fake.advance("completed")
+        report = run(services, {CELL: 9})  # collect the drafts: no exception escapes
+    assert report.errors == [] and len(report.submitted) == 1  # the solves went out
+    assert report.draft_rejections["uncheckable_numbers"] >= 1
 
 
 def test_records_round_trip_through_the_store(tmp_path: Path, requests: list[DraftRequest]) -> None:

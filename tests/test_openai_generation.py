@@ -370,6 +370,11 @@ def units(unit: str, *values: str) -> list[str]:
             {"options": ["nine", *units("J", "18.0", "4.50", "6.00")]},
             Reason.OPTION_WITHOUT_NUMBER,
         ),
+        (
+            {"options": units("J", "9.00", "2.5 \\times 10^{400}", "4.50", "6.00")},
+            Reason.UNCHECKABLE_NUMBERS,
+        ),
+        ({"answer_unit": "1/0"}, Reason.UNCHECKABLE_NUMBERS),
     ],
     ids=[
         "agrees",
@@ -382,6 +387,8 @@ def units(unit: str, *values: str) -> list[str]:
         "converted_unit",
         "other_dimension",
         "no_number",
+        "overflowing_option",
+        "unit_divides_by_zero",
     ],
 )
 def test_numerical_key_must_match_the_expression(
@@ -866,3 +873,19 @@ def test_the_client_builder_sets_retries_and_timeout() -> None:
     )
     assert isinstance(client, openai.OpenAI)
     assert (client.timeout, client.max_retries) == (7.5, 5)
+
+
+@pytest.mark.parametrize(
+    ("body", "counts"),
+    [
+        ({"usage": {"prompt_tokens": 10, "completion_tokens": 3}}, (10, 3, 0)),
+        ({"usage": {"prompt_tokens_details": {"cached_tokens": 4}}}, (0, 0, 4)),
+        ({"usage": "lots"}, (0, 0, 0)),
+        ({"usage": {"prompt_tokens": "10", "prompt_tokens_details": []}}, (0, 0, 0)),
+        ({}, (0, 0, 0)),
+    ],
+)
+def test_usage_counts_never_raise(body: dict[str, Any], counts: tuple[int, int, int]) -> None:
+    from pipeline.llm_usage import usage_counts
+
+    assert usage_counts(body) == counts

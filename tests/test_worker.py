@@ -543,9 +543,12 @@ def test_a_top_up_solve_with_no_reply_is_no_attempt(every: int, pool_questions: 
     services = BASE[0]
     solver = NoReplyEvery(services.solver, every)
     drafts = services.drafter.drafts(Subject.PHYSICS, Difficulty.EASY, {})
-    made = top_up(drafts, solver, 3, set(), set(), max_attempts_per_question=4)
+    beats: list[int] = []
+    made = top_up(drafts, solver, 3, set(), set(), 4, on_attempt=lambda: beats.append(1))
     attempts = [a for _, group in made.accepted for a in group]
     assert not any("transport" in (a.rejection_reason or "") for a in attempts)
+    # The job's heartbeat beats for every solve, answered or not (a slow provider is alive).
+    assert len(beats) == len(made.accepted) + made.rejected + made.unsolved
     if every == 1:  # a provider that is down: the budget ends the top-up, nothing is recorded
         assert made.accepted == [] and made.unsolved == 12 and solver.calls == 12
     else:

@@ -83,7 +83,7 @@ log = logging.getLogger("qforge.worker")
 # Seconds per generated question before any was measured (the ETA's first guess).
 FIRST_PACE = {"offline": 0.05, "openai": 20.0}
 EXAM_ROUNDS = 3  # generate the shortfall, reassemble; a cell that runs dry is closed
-# Poll answers of finished jobs kept in memory (a finished job never changes): a paper's is
+# Poll answers of completed jobs kept in memory (a completed job never changes): a paper's is
 # about 150 KB, a practice set's 10-20 KB.
 ANSWER_CACHE_BYTES = 64 * 2**20
 GIL_SWITCH_SECONDS = 0.001
@@ -308,7 +308,7 @@ class JobRunner:
         self._executor: ThreadPoolExecutor | None = self._new_executor()
         self._lock = threading.Lock()
         self._mine: set[str] = set()  # jobs queued or running in this process
-        self._answers: dict[str, bytes] = {}  # finished jobs' poll answers, oldest first
+        self._answers: dict[str, bytes] = {}  # completed jobs' poll answers, oldest first
         self._answers_size = 0
         self._stop = threading.Event()
         self._watch: threading.Thread | None = None
@@ -472,8 +472,8 @@ class JobRunner:
     def answer(self, job_id: str) -> bytes | None:
         """What a poll of the job answers, as JSON bytes; None when there is no such job.
 
-        A finished job's answer is read from the store once and then kept (it never changes),
-        so polls of finished jobs cost no file read, parse or serialisation.
+        A completed job's answer is read from the store once and then kept (it never changes),
+        so polls of completed jobs cost no file read, parse or serialisation.
         """
         kept = self._answers.get(job_id)
         if kept is not None:
@@ -482,7 +482,9 @@ class JobRunner:
         if job is None:
             return None
         body = answer_bytes(self.job_document(job))
-        if job.status is not JobStatus.PROCESSING:
+        # Only COMPLETED is final: a job failed as interrupted may yet be completed by a
+        # replica that was only slow, and a kept FAILED would hide that.
+        if job.status is JobStatus.COMPLETED:
             self._keep_answer(job_id, body)
         return body
 

@@ -247,6 +247,9 @@ def _stored_fills(store: ObjectStore) -> list[Fill]:
 def _stored(store: ObjectStore, key: str, record: _M) -> _M:
     """The record stored at key: this one, or the one an earlier run stored there first."""
     if not store.put_new([(key, record_bytes(record))]):
+        # On disk before the batch it plans is created: a plan lost to a power cut would be
+        # re-made with a later time, and the search for its batch could stop short of it.
+        store.flush()
         return record
     data = store.get(key)
     assert data is not None, key

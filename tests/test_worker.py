@@ -397,6 +397,18 @@ def test_a_finished_job_answers_from_memory_what_the_store_holds(
     assert replica.answer("job-unknown") is None and "job-unknown" not in replica._answers
 
 
+def test_a_failed_job_answer_is_not_kept(make_client: Callable[..., Any]) -> None:
+    """FAILED as interrupted may yet be overtaken by a slow replica's COMPLETED."""
+    from pipeline.jobs import JobKind, job_bytes, job_failed, job_key, new_job
+
+    _, runner = make_client()
+    job = new_job("job-failedxyz", JobKind.PRACTICE, {}, 3, "k", "elsewhere", START)
+    runner.store.put(job_key(job.job_id), job_bytes(job_failed(job, "interrupted", "x", START)))
+    answer = runner.answer(job.job_id)
+    assert answer is not None and json.loads(answer)["status"] == "FAILED"
+    assert job.job_id not in runner._answers
+
+
 def test_kept_answers_stay_within_their_byte_bound(
     make_client: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -29,13 +29,19 @@ from core.warehouse import Warehouse, open_warehouse
 from flows.kb_services import own_duplicate_gate, reference_screens
 from flows.services import Services
 from pipeline.assembly import Shortfall, assemble_paper, daily_request
-from pipeline.generation import Screen, judged, screen_refusal, screened_out
+from pipeline.generation import (
+    Screen,
+    judged,
+    rescreened,
+    screen_refusal,
+    screened_out,
+    unanswered,
+)
 from pipeline.llm_batch import (
     ENDPOINT,
     MAX_REQUESTS,
     PREFIX,
     TERMINAL,
-    TRANSPORT_NOTE,
     BatchModel,
     BatchRecord,
     DoneRecord,
@@ -510,14 +516,11 @@ class _Step:
                 continue
             answers = batch_answers(draft, plan.samples, output, plan.solver)
             answer = batch_answer(answers, plan.solver, plan.min_confidence)
-            if answer is None:  # no reply at all: not solved, so no attempt is recorded
-                unsolved[answers[0].note.removeprefix(TRANSPORT_NOTE)] += 1
+            if answer is None:  # a sample with no reply: not solved, so no attempt is recorded
+                unsolved[next(o for a in answers if (o := unanswered(a)) is not None)] += 1
                 continue
-            attempt, question = judged(draft, answer)
             # Twins drafted in one batch pass the screens together: screen again in order.
-            refusal = next((r for r in (sc(draft) for sc in self.screens) if r), None)
-            if question is not None and refusal is not None:
-                attempt, question = screened_out(draft, refusal), None
+            attempt, question = rescreened(draft, judged(draft, answer), self.screens)
             attempts.append(attempt)
             if question is not None:
                 questions.append(question)

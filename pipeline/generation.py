@@ -204,10 +204,22 @@ def screen_refusal(draft: Draft, screens: Sequence[Screen] = ()) -> str | None:
     return next((r for r in (screen(draft) for screen in screens) if r), None)
 
 
+def rescreened(
+    draft: Draft, verdict: tuple[Attempt, Question | None], screens: Sequence[Screen]
+) -> tuple[Attempt, Question | None]:
+    """A confirmed draft screened once more before it is kept: a twin may have been accepted
+    (and the near-duplicate gate taught) while this one was being solved."""
+    attempt, question = verdict
+    if question is not None and (refusal := screen_refusal(draft, screens)) is not None:
+        return screened_out(draft, refusal), None
+    return attempt, question
+
+
 def verified(
     draft: Draft, solver: Solver, screens: Sequence[Screen] = ()
 ) -> tuple[Attempt, Question | None]:
-    """One draft through the gate the nightly and the worker share: hygiene, screens, solver.
+    """One draft through hygiene, screens and solver, a solve with no reply included as a
+    rejection (the pool fill and the worker's top-up record none for it: `unanswered`).
 
     Hygiene and screens refuse before the (possibly paid) solver call.
     """

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict
 
 from core.ids import digest, question_id
 from core.records import Draft, SolverAnswer
-from pipeline.generation import solver_view
+from pipeline.generation import NO_REPLY_NOTE, solver_view, unanswered
 from pipeline.llm_draft import (
     DraftReply,
     DraftRequest,
@@ -52,7 +52,6 @@ TERMINAL = frozenset({"completed", "failed", "expired", "cancelled"})
 Stage = Literal["drafts", "solves"]
 RecordName = Literal["drafts-plan", "drafts", "solves-plan", "solves", "done"]
 MISSING_LINE = "missing_line"
-TRANSPORT_NOTE = "transport: "
 
 
 def record_key(fill_id: str, name: RecordName) -> str:
@@ -334,9 +333,9 @@ def batch_answers(
     for sample, order in enumerate(solve_orders(draft, samples)):
         line = output.lines.get(solve_id(draft_id, sample))
         if line is None:
-            answers.append(_abstain(solver, TRANSPORT_NOTE + MISSING_LINE))
+            answers.append(_abstain(solver, NO_REPLY_NOTE + MISSING_LINE))
         elif line.reply is None:
-            answers.append(_abstain(solver, TRANSPORT_NOTE + (line.failure or "")))
+            answers.append(_abstain(solver, NO_REPLY_NOTE + (line.failure or "")))
         else:
             answers.append(parse_solve(line.reply, order, solver))
     return answers
@@ -348,7 +347,7 @@ def batch_answer(
     """The answer the synchronous solver would give, or None when a sample did not come back."""
     # None: the draft was not fully solved, so no attempt may be recorded (it is not a
     # rejection); the synchronous solver also gives up at its first sample with no reply.
-    if any(a.choice is None and a.note.startswith(TRANSPORT_NOTE) for a in answers):
+    if any(unanswered(a) is not None for a in answers):
         return None
     answer = vote(answers, solver)
     if answer.choice is not None and answer.confidence < min_confidence:

@@ -691,9 +691,6 @@ class OpenAIDrafter:
         Checked as each request is taken, so with calls under way a run may end over its token
         budget, or past `max_consecutive_failures`, by at most the calls under way.
         """
-        # Built here, before calls run in threads: its lru_cache would let each of the first
-        # threads build its own, and pint refuses to mix quantities of two registries.
-        registry()
         for request in self.requests(subject, difficulty, progress, unit_id, topic_id):
             if self.budget is not None and self.budget.exhausted:
                 self.stopped = "token_budget"

@@ -24,6 +24,7 @@ from pipeline.generation import (
     Screen,
     Solver,
     judged,
+    rescreened,
     screen_refusal,
     screened_out,
     solver_view,
@@ -210,14 +211,10 @@ def fill_pool(
             cell.report.unsolved += 1
             cell.report.reasons[UNSOLVED] += 1
             return
-        attempt, question = judged(draft, answer)
-        if question is not None and width > 1:
-            # A twin accepted while this draft's solve was under way passed the same screens
-            # before the gate knew it: screen again, in order, before storing (as batch mode).
-            refusal = screen_refusal(draft, screens)
-            if refusal is not None:
-                attempt, question = screened_out(draft, refusal), None
-        record(cell, attempt, question)
+        verdict = judged(draft, answer)
+        # With solves under way at once, a twin may have been accepted after this draft passed
+        # the screens; one at a time, the screens already saw every earlier acceptance.
+        record(cell, *(rescreened(draft, verdict, screens) if width > 1 else verdict))
 
     def start_work(pool: Executor) -> None:
         """Start drafts, cell by cell in order, while there is room and a cell wants one; close

@@ -27,7 +27,7 @@ from core.records import (
     Subject,
     Verdict,
 )
-from core.settings import REPO_ROOT, Settings
+from core.settings import Settings
 from core.storage import LocalObjectStore, ObjectStore
 from core.warehouse import open_warehouse
 from flows.batch import CLOCK_SKEW, BatchFillReport, batch_fill, batch_fill_step
@@ -60,27 +60,11 @@ from tests.fake_openai_batch import (
     StatusLine,
     batch_serving,
 )
+from tests.test_openai_generation import NUMERICAL, PROMPTS
 
-PROMPTS = REPO_ROOT / "data" / "prompts"
 UNIT = "phy-u07"  # five Physics topics with context: ten requests a round
 CELL = (Subject.PHYSICS, Difficulty.EASY, UNIT)
 VECTOR_OPTIONS = ["Speed", "Velocity", "Mass", "Work"]
-NUMERICAL = {
-    "stem_markdown": (
-        "A body of mass $m = 2\\ \\mathrm{kg}$ moves with speed $v = 3\\ \\mathrm{m\\,s^{-1}}$."
-        " What is its kinetic energy?"
-    ),
-    "options": [
-        "$9.00\\ \\mathrm{J}$",
-        "$18.0\\ \\mathrm{J}$",
-        "$4.50\\ \\mathrm{J}$",
-        "$6.00\\ \\mathrm{J}$",
-    ],
-    "correct_key": "A",
-    "explanation_markdown": "$K = \\tfrac{1}{2} m v^2 = 9\\ \\mathrm{J}$.",
-    "answer_expression": "0.5 * 2 * 3**2",
-    "answer_unit": "J",
-}
 
 
 # -- a scripted drafter and solver --------------------------------------------------------------

@@ -12,7 +12,7 @@ import json
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from http import HTTPStatus
 from typing import Any
@@ -121,7 +121,7 @@ def create_app(
             return held["runner"]
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI):  # type: ignore[no-untyped-def]
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if runner is not None:
             runner.start()
         yield
@@ -241,7 +241,7 @@ def create_app(
     job_id_pattern = re.compile(JOB_ID_PATTERN)
 
     @app.get(f"/{API_PREFIX}/jobs/{{job_id}}")
-    def get_job(job_id: str, request: Request) -> JSONResponse:
+    def get_job(job_id: str, request: Request) -> Response:
         caller(request)
         answer = the_runner().answer(job_id) if job_id_pattern.match(job_id) else None
         if answer is None:

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from pydantic import SecretStr
 
 from core.records import Difficulty, Subject
 from core.settings import Settings
@@ -39,7 +40,7 @@ from core.warehouse import open_warehouse
 from flows.kb_services import own_duplicate_gate
 from flows.services import build_services
 from pipeline.pool import fill_pool
-from tests.fake_openai import API_KEY, FakeModel, FakeOpenAI, serving
+from tests.fake_openai import API_KEY, FakeModel, FakeOpenAI, Response, Route, serving
 
 CELLS = [(s, d) for s in Subject for d in Difficulty]
 
@@ -52,7 +53,7 @@ class _Gauge:
         self.now = self.most = 0
         self.lock = threading.Lock()
 
-    def __call__(self, server: FakeOpenAI, body: dict[str, Any]) -> Any:
+    def __call__(self, server: FakeOpenAI, body: dict[str, Any]) -> Response:
         with self.lock:
             self.now += 1
             self.most = max(self.most, self.now)
@@ -71,7 +72,7 @@ class _Gauge:
 def _serve(latency: float, conn: Connection) -> None:
     """The fake server's process: serve until the parent closes its end of the pipe."""
     gauge = _Gauge(FakeModel(latency=latency).script())
-    routes = {"/v1/chat/completions": gauge, "/v1/bench/stats": gauge.stats}
+    routes: dict[str, Route] = {"/v1/chat/completions": gauge, "/v1/bench/stats": gauge.stats}
     with serving(routes) as (server, _):
         conn.send(server.base_url)
         with contextlib.suppress(EOFError):  # the parent closed its end: it is done
@@ -113,7 +114,7 @@ def fill(base_url: str, concurrency: int, questions: int) -> Run:
             home=Path(tmp),
             llm="openai",
             openai_base_url=base_url,
-            openai_api_key=API_KEY,
+            openai_api_key=SecretStr(API_KEY),
             openai_max_retries=0,
             llm_concurrency=concurrency,
         )

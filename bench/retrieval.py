@@ -124,8 +124,8 @@ def main(argv: list[str] | None = None) -> None:
         )
         for fn in modes.values():  # warm caches and indexes
             fn(queries[0]["query"])
-        rows = ks.count("chunks")
-        print(f"\n{len(queries)} queries; latency over {args.repeat} passes at {rows} rows")
+        n_rows = ks.count("chunks")
+        print(f"\n{len(queries)} queries; latency over {args.repeat} passes at {n_rows} rows")
         print(f"{'mode':26} {'recall@5 KB':>12} {'recall@5 50k':>13} {'p50 ms':>8} {'p95 ms':>8}")
         for name, fn in modes.items():
             large = recall(fn)

@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import ValidationError
 
@@ -321,14 +321,10 @@ def _cmd_kb(settings: Settings, args: argparse.Namespace) -> int:
         print("\n".join(report.lines()))
         return 1 if report.count("failed") else 0
     if args.kb_command == "search":
-        from kb.store import where_clause
-
         kstore = kb_services.build_knowledge_store(settings)
-        kind = "figures" if args.figures else "chunks"
-        where = where_clause(
-            {"subject": args.subject, "unit_id": args.unit, "topic_id": args.topic}
-        )
-        hits = kstore.search(kind, args.text, k=args.k, mode=args.mode, where=where)
+        kind: Literal["figures", "chunks"] = "figures" if args.figures else "chunks"
+        filters = {"subject": args.subject, "unit_id": args.unit, "topic_id": args.topic}
+        hits = kstore.search(kind, args.text, k=args.k, mode=args.mode, filters=filters)
         if not hits:
             print(
                 "no hits (has the knowledge base been ingested? `qforge kb ingest data/kb/chunks`)"
@@ -413,14 +409,15 @@ def _cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
         )
         with Progress(*columns, transient=False) as bar:
             task = bar.add_task("verified questions", total=total)
+            # Counted per cell filled: with --per-unit, a unit's cell must not overwrite another's.
             done: dict[tuple[str, str, str], int] = {}
 
             def advance(report: CellReport) -> None:
-                key = (report.subject.value, report.difficulty.value)
+                key = (report.subject.value, report.unit_id or "", report.difficulty.value)
                 bar.update(
                     task,
                     advance=report.accepted - done.get(key, 0),
-                    description=f"{key[0]}/{key[1]}",
+                    description="/".join(k for k in key if k),
                 )
                 done[key] = report.accepted
 

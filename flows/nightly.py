@@ -31,25 +31,38 @@ from site_builder.run_report import RunReport, run_report_markdown
 # (unchanged documents, drafts already solved, a paper already built, files already written),
 # which survives a killed process where a result cache would not. Steps that may call a model
 # API retry with backoff; a retry resumes where the last attempt committed.
-MODEL_RETRIES = {"retries": 2, "retry_delay_seconds": [10, 60]}
+RETRIES = 2
+RETRY_DELAY_SECONDS: list[float] = [10, 60]
 ingest_kb_task = task(
-    steps.ingest_kb_step, name="ingest_kb", cache_policy=NO_CACHE, **MODEL_RETRIES
-)
+    name="ingest_kb",
+    cache_policy=NO_CACHE,
+    retries=RETRIES,
+    retry_delay_seconds=RETRY_DELAY_SECONDS,
+)(steps.ingest_kb_step)
 index_questions_task = task(
-    steps.index_questions_step, name="index_questions", cache_policy=NO_CACHE, **MODEL_RETRIES
-)
+    name="index_questions",
+    cache_policy=NO_CACHE,
+    retries=RETRIES,
+    retry_delay_seconds=RETRY_DELAY_SECONDS,
+)(steps.index_questions_step)
 fill_pool_task = task(
-    steps.fill_pool_step, name="fill_pool", cache_policy=NO_CACHE, **MODEL_RETRIES
-)
+    name="fill_pool",
+    cache_policy=NO_CACHE,
+    retries=RETRIES,
+    retry_delay_seconds=RETRY_DELAY_SECONDS,
+)(steps.fill_pool_step)
 # QFORGE_LLM_BATCH: the Batch API fill for the night after the last paper (None when off).
-batch_fill_task = task(batch_fill_step, name="batch_fill", cache_policy=NO_CACHE, **MODEL_RETRIES)
-build_paper_task = task(steps.build_paper_step, name="build_daily_paper", cache_policy=NO_CACHE)
-export_task = task(steps.export_step, name="export_site", cache_policy=NO_CACHE)
-publish_task = task(steps.publish_step, name="publish", cache_policy=NO_CACHE)
-
-
-ingest_outbox_task = task(steps.ingest_outbox_step, name="ingest_outbox", cache_policy=NO_CACHE)
-snapshot_task = task(steps.snapshot_step, name="snapshot", cache_policy=NO_CACHE)
+batch_fill_task = task(
+    name="batch_fill",
+    cache_policy=NO_CACHE,
+    retries=RETRIES,
+    retry_delay_seconds=RETRY_DELAY_SECONDS,
+)(batch_fill_step)
+build_paper_task = task(name="build_daily_paper", cache_policy=NO_CACHE)(steps.build_paper_step)
+export_task = task(name="export_site", cache_policy=NO_CACHE)(steps.export_step)
+publish_task = task(name="publish", cache_policy=NO_CACHE)(steps.publish_step)
+ingest_outbox_task = task(name="ingest_outbox", cache_policy=NO_CACHE)(steps.ingest_outbox_step)
+snapshot_task = task(name="snapshot", cache_policy=NO_CACHE)(steps.snapshot_step)
 
 Call = Callable[..., Any]
 
@@ -209,17 +222,27 @@ def ingest_kb(paths: list[str]) -> IngestReport:
     return ingest_kb_task(Settings(), [Path(p) for p in paths])
 
 
+def _deployment(of: Any, **options: Any) -> RunnerDeployment:
+    """`Flow.to_deployment` called from sync code: the deployment itself, never a coroutine."""
+    made = of.to_deployment(**options)
+    if not isinstance(made, RunnerDeployment):
+        raise TypeError(f"to_deployment gave {type(made).__name__}, not a RunnerDeployment")
+    return made
+
+
 def deployments(settings: Settings) -> list[RunnerDeployment]:
     """What `qforge serve` serves: the nightly on its cron (in the exam timezone), and ingest."""
     return [
-        nightly.to_deployment(
+        _deployment(
+            nightly,
             name="nightly",
             schedule=Cron(settings.nightly_cron, timezone=settings.timezone),
             concurrency_limit=1,  # a slow night must not overlap the next one
             description="Build and publish the day's paper (today in the exam timezone).",
             tags=["qforge"],
         ),
-        ingest_kb.to_deployment(
+        _deployment(
+            ingest_kb,
             name="ingest-kb",
             description="Ingest documents into the knowledge store (run on demand).",
             parameters={"paths": [str(settings.bundled_kb_dir)]},

@@ -73,23 +73,25 @@ def pool_rows(questions: Collection[Question], syllabus: Syllabus) -> pl.DataFra
     return pl.DataFrame(rows, schema=SNAPSHOT_SCHEMA)
 
 
-SNAPSHOT_SCHEMA = {
-    "question_id": pl.String,
-    "subject": pl.String,
-    "unit_id": pl.String,
-    "topic_id": pl.String,
-    "difficulty": pl.String,
-    "format": pl.String,
-    "correct_key": pl.String,
-    "figure": pl.Boolean,
-    "near_duplicate_group": pl.String,
-    "withdrawn": pl.Boolean,
-    "times_used": pl.Int32,
-    "last_used": pl.String,
-    "last_daily": pl.String,
-    "template_id": pl.String,
-    "record_json": pl.String,
-}
+SNAPSHOT_SCHEMA = pl.Schema(
+    {
+        "question_id": pl.String,
+        "subject": pl.String,
+        "unit_id": pl.String,
+        "topic_id": pl.String,
+        "difficulty": pl.String,
+        "format": pl.String,
+        "correct_key": pl.String,
+        "figure": pl.Boolean,
+        "near_duplicate_group": pl.String,
+        "withdrawn": pl.Boolean,
+        "times_used": pl.Int32,
+        "last_used": pl.String,
+        "last_daily": pl.String,
+        "template_id": pl.String,
+        "record_json": pl.String,
+    }
+)
 
 
 class StartAt(Mapping[str, int]):

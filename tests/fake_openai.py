@@ -215,7 +215,7 @@ class ChatScript:
             return 200, chat_completion(turn, model=body["model"])
         if isinstance(turn, dict):
             return 200, turn
-        return turn  # type: ignore[return-value]
+        return turn
 
 
 # -- a scripted model good enough for whole runs ---------------------------------------------

@@ -445,13 +445,13 @@ def binding_energy_per_nucleon() -> Svg:
     def pt(a: float, e: float) -> Point:
         return (box[0] + a / 250 * box[2], box[1] + box[3] - e / 9.5 * box[3])
 
-    for e in (2, 4, 6, 8):
-        s.line((box[0] - 4, pt(0, e)[1]), (box[0] + 4, pt(0, e)[1]))
-        s.text((box[0] - 8, pt(0, e)[1] + 4), str(e), size=12, anchor="end")
-    for a in (50, 100, 150, 200, 250):
-        x = pt(a, 0)[0]
+    for tick in (2, 4, 6, 8):
+        s.line((box[0] - 4, pt(0, tick)[1]), (box[0] + 4, pt(0, tick)[1]))
+        s.text((box[0] - 8, pt(0, tick)[1] + 4), str(tick), size=12, anchor="end")
+    for tick in (50, 100, 150, 200, 250):
+        x = pt(tick, 0)[0]
         s.line((x, box[1] + box[3] - 4), (x, box[1] + box[3] + 4))
-        s.text((x, box[1] + box[3] + 18), str(a), size=12)
+        s.text((x, box[1] + box[3] + 18), str(tick), size=12)
     s.polyline([pt(a, e) for a, e in BINDING], stroke=RED, width=2.5)
     for a, e in BINDING:
         s.circle(pt(a, e), 2.5, fill=RED, stroke=RED, width=1)

@@ -484,6 +484,13 @@ COMMANDS = {
 }
 
 
+def _positive_int(text: str) -> int:
+    value = int(text) if text.strip().lstrip("-").isdigit() else 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return value
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="qforge",
@@ -558,7 +565,7 @@ def parser() -> argparse.ArgumentParser:
     search.add_argument("--unit", help="unit id, e.g. phy-u16")
     search.add_argument("--topic", help="topic id, e.g. phy-lens-formula")
     search.add_argument("--mode", choices=["hybrid", "vector", "fts"], default="hybrid")
-    search.add_argument("-k", type=int, default=5, help="number of hits (default 5)")
+    search.add_argument("-k", type=_positive_int, default=5, help="number of hits (default 5)")
     kbsub.add_parser("stats", help="chunks, figures and facts per syllabus unit")
     refs = kbsub.add_parser("references", help="reference (past-style) questions")
     refsub = refs.add_subparsers(dest="ref_command", required=True, metavar="ACTION")

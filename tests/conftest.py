@@ -48,6 +48,7 @@ SLOW_MODULES = (
     "test_nightly_e2e.py",
     "test_nightly_steps.py",
     "test_llm_report.py",
+    "test_docs_commands.py",
 )
 
 

@@ -32,7 +32,14 @@ from core.settings import Settings
 from core.shapes import question_file_bytes
 from core.storage import ObjectStore
 from flows.services import Services
-from pipeline.assembly import PoolIndex, Shortfall, assemble_paper, custom_request, index_pool
+from pipeline.assembly import (
+    PoolIndex,
+    Shortfall,
+    assemble_paper,
+    custom_request,
+    index_pool,
+    stalled_cells,
+)
 from pipeline.jobs import (
     ACTIVE_PREFIX,
     Job,
@@ -150,6 +157,17 @@ class PoolView:
 EMPTY_POOL = pl.DataFrame(schema=SNAPSHOT_SCHEMA)
 
 
+def _snapshot_frame(raw: pl.DataFrame) -> pl.DataFrame:
+    """A snapshot in today's columns; one written before stems were a column gets them from
+    its records (the nightly's next snapshot carries them)."""
+    if "stem" not in raw.columns:
+        stem = pl.col("record_json").str.json_path_match("$.content.stem_markdown")
+        raw = raw.with_columns(stem.alias("stem"))
+    if "family" not in raw.columns:  # the next nightly's snapshot has the generator's form
+        raw = raw.with_columns((pl.col("template_id") + "|" + pl.col("format")).alias("family"))
+    return raw.select(list(SNAPSHOT_SCHEMA)).cast(SNAPSHOT_SCHEMA)
+
+
 class PoolCache:
     """The latest pool snapshot, the worker's own new questions, less withdrawn questions.
 
@@ -204,11 +222,7 @@ class PoolCache:
         if seen == self._digest and self._view is not None:
             return
         self._digest = seen
-        snapshot = (
-            pl.read_parquet(io.BytesIO(raw)).select(list(SNAPSHOT_SCHEMA)).cast(SNAPSHOT_SCHEMA)
-            if raw
-            else EMPTY_POOL
-        )
+        snapshot = _snapshot_frame(pl.read_parquet(io.BytesIO(raw))) if raw else EMPTY_POOL
         withdrawn = (
             [q["id"] for q in json.loads(withdrawn_raw)["questions"]] if withdrawn_raw else []
         )
@@ -673,7 +687,11 @@ class JobRunner:
             pool = pl.concat([pool, pool_rows(fresh, self.services.syllabus)]).unique(
                 "question_id", keep="first", maintain_order=True
             )
-            outcome = assemble_paper(pool, paper_request, blueprint, closed)
+            before, outcome = outcome, assemble_paper(pool, paper_request, blueprint, closed)
+            if isinstance(outcome, Shortfall) and stalled_cells(before, outcome) - closed:
+                # What was made there repeats a family the exam holds: go around those cells.
+                closed |= stalled_cells(before, outcome)
+                outcome = assemble_paper(pool, paper_request, blueprint, closed)
         job = progress.job
         if isinstance(outcome, Shortfall):
             self._save(

@@ -42,7 +42,7 @@ from pipeline.assembly import (
     seeded_hash,
     shortlisted_rows,
 )
-from pipeline.blueprint import Blueprint, class_caps, difficulty_counts, load_blueprint
+from pipeline.blueprint import Blueprint, class_caps, exam_difficulty_counts, load_blueprint
 from pipeline.paper_check import violations
 from pipeline.pool import UnitCell
 
@@ -88,21 +88,33 @@ def synthetic_pool(n: int, syllabus: Syllabus, blueprint: Blueprint, seed: int =
     fact = rng.integers(0, 400, n)
     medium_kind = rng.random(n) < 0.5
     hard_kind = rng.integers(0, 3, n)
-    fmt, group = [], []
+    # Families: a numerical template, or one of 8 fact relations per unit in one form (forward,
+    # reverse, two statements, a Hard format). Stems: a numerical's or a forward/reverse
+    # question's own; a statements or Hard question's stem is its relation's fixed wording.
+    fmt, group, family, stem = [], [], [], []
     for i in range(n):
         unit, d = rows_unit[i], int(difficulty[i])
+        relation = f"{rows_subject[i]}-{unit}-rel{fact[i] % 8}"
         if numerical[i]:
             fmt.append("numerical")
             group.append(f"{rows_subject[i]}-{unit}-t{d}{template[i]}")
+            family.append(f"{group[-1]}|numerical")
+            stem.append(f"numerical {i}")
         elif d == 0 or (d == 1 and medium_kind[i]):
             fmt.append("single_correct")
             group.append(f"{rows_subject[i]}-{unit}-rel#{fact[i]}")
+            family.append(f"{relation}|{'forward' if d == 0 else 'reverse'}")
+            stem.append(f"fact {i}")
         elif d == 1:
             fmt.append("two_statements")
             group.append(f"q{i}")
+            family.append(f"{relation}|two_statements")
+            stem.append(f"statements {i}")
         else:
             fmt.append(HARD_FORMATS[hard_kind[i]])
             group.append(f"q{i}")
+            family.append(f"{relation}|{fmt[-1]}")
+            stem.append(f"Which of the pairs of {relation} is incorrectly matched? ({fmt[-1]})")
     used = rng.random(n) < 0.3
     times_used = np.where(used, rng.integers(1, 7, n), 0)
     days_ago = rng.integers(1, 120, n)
@@ -120,6 +132,9 @@ def synthetic_pool(n: int, syllabus: Syllabus, blueprint: Blueprint, seed: int =
             "topic_id": rows_topic,
             "difficulty": [DIFFICULTIES[d].value for d in difficulty.tolist()],
             "format": fmt,
+            "template_id": [f.split("|")[0] for f in family],
+            "family": family,
+            "stem": stem,
             "correct_key": rng.choice(list("ABCD"), n).tolist(),
             "figure": (rng.random(n) < 0.05).tolist(),
             "near_duplicate_group": group,
@@ -150,14 +165,17 @@ def mip_selection(
     """The straightforward MIP: x_i ∈ {0,1} per candidate row, HiGHS via scipy.optimize.milp.
 
     Rows per (subject, difficulty) = target; per unit within its range; per (subject,
-    difficulty, class) at most the cap; per near-duplicate group at most one. Objective: fewest
+    difficulty, class) at most the cap; per conflict group (one template or relation in one
+    format, or one stem) and per near-duplicate group at most one; per (subject, key) within
+    the blueprint's range (real questions only: invented ones have no key). Objective: fewest
     past uses, then the seeded order. With `with_virtual`, integer v per (subject, unit,
     difficulty) count as invented questions and the objective is their number: the minimal
     shortfall.
     """
     n_per = blueprint.questions_per_subject
-    targets = difficulty_counts(request.distribution, n_per)
-    caps = class_caps(blueprint, targets)
+    split = exam_difficulty_counts(request.distribution, len(request.subjects), n_per)
+    targets = {SUBJECTS.index(s): t for s, t in zip(request.subjects, split, strict=True)}
+    caps = {s: class_caps(blueprint, t) for s, t in targets.items()}
     chosen = [SUBJECTS.index(s) for s in request.subjects]
     subj = index.subject[rows]
     keep = np.isin(subj, chosen)
@@ -208,26 +226,28 @@ def mip_selection(
     sd_keys = subj * 3 + diff
     sd_list = [s * 3 + d for s in chosen for d in range(3)]
     sd_start = nrow
-    family(sd_keys, lambda k: (targets[DIFFICULTIES[k % 3]],) * 2, sd_list)
+    family(sd_keys, lambda k: (targets[k // 3][DIFFICULTIES[k % 3]],) * 2, sd_list)
     unit_start = nrow
     family(unit, lambda k: (unit_codes[k].min, unit_codes[k].max), all_units)
     n_classes = len(index.classes)
-    capped = [
-        (s * 3 + DIFFICULTIES.index(d)) * n_classes + index.classes.index(cls)
-        for s in chosen
-        for (d, cls), cap in caps.items()
-        if cls in index.classes
-    ]
     cap_of = {
         (s * 3 + DIFFICULTIES.index(d)) * n_classes + index.classes.index(cls): cap
         for s in chosen
-        for (d, cls), cap in caps.items()
+        for (d, cls), cap in caps[s].items()
         if cls in index.classes
     }
+    capped = list(cap_of)
     family((subj * 3 + diff) * n_classes + klass, lambda k: (0, cap_of[k]), capped)
     sizes = np.bincount(group, minlength=int(group.max()) + 1 if nx else 0) if nx else np.zeros(0)
     shared = np.flatnonzero(sizes > 1).tolist()
     family(group, lambda k: (0, 1), shared)
+    enemy = index.enemy[rows]
+    sizes = np.bincount(enemy, minlength=int(enemy.max()) + 1 if nx else 0) if nx else np.zeros(0)
+    family(enemy, lambda k: (0, 1), np.flatnonzero(sizes > 1).tolist())
+    if not with_virtual:
+        lo, hi = blueprint.answer_keys_per_letter
+        keyed = subj * 4 + index.key[rows]
+        family(keyed, lambda k: (lo, hi), [s * 4 + k for s in chosen for k in range(4)])
     i_all = np.concatenate(r_i) if r_i else np.zeros(0, dtype=np.int64)
     j_all = np.concatenate(r_j) if r_j else np.zeros(0, dtype=np.int64)
     # Virtual columns after the x columns: one per (subject, unit, difficulty).

@@ -214,7 +214,9 @@ class Paper(Record):
     question_ids: tuple[str, ...]
     blueprint: str = Field(description="Id of the blueprint (or name of the mix) it was built to")
     # Per item, the stored option keys in the order the paper shows them ("CBAD": the paper's
-    # option A is the stored option C). Empty for papers from before option orders: as stored.
+    # option A is the stored option C). Papers built from 2026-11-26 on leave it empty: every
+    # question is shown as its file shows it. Papers published before keep the orders they
+    # were published with (they are immutable too); papers from before option orders: empty.
     option_orders: tuple[str, ...] = ()
     composition: PaperBlueprint | None = None
 

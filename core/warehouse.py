@@ -319,6 +319,7 @@ class Warehouse:
                        from_json(json_extract(record_json, '$.provenance.params'), '[["VARCHAR"]]')
                          AS params,
                        json_extract_string(content_json, '$.correct_key') AS correct_key,
+                       json_extract_string(content_json, '$.stem_markdown') AS stem,
                        coalesce(json_array_length(content_json, '$.figures'), 0) > 0 AS figure
                 FROM questions
             ),
@@ -330,7 +331,11 @@ class Warehouse:
                 GROUP BY i.question_id
             )
             SELECT q.question_id, q.subject, q.unit_id, q.topic_id, q.difficulty, q.format,
-                   q.template_id, coalesce(u.times_used, 0)::INTEGER AS times_used,
+                   q.template_id,
+                   q.template_id || '|' || coalesce(
+                       list_filter(p.params, lambda x: x[1] = 'format')[1][2], q.format
+                   ) AS family,
+                   p.stem, coalesce(u.times_used, 0)::INTEGER AS times_used,
                    u.last_used, u.last_daily, p.correct_key, p.figure,
                    {NEAR_DUPLICATE_GROUP_SQL} AS near_duplicate_group,
                    w.question_id IS NOT NULL AS withdrawn

@@ -27,6 +27,7 @@ from pipeline.assembly import (
     assemble_paper,
     daily_exam_id,
     daily_request,
+    stalled_cells,
 )
 from pipeline.outbox import OutboxProblem, outbox_entry
 from pipeline.pool import CellReport, UnitCell, fill_pool
@@ -148,9 +149,15 @@ def fill_pool_step(services: Services, date: dt.date) -> FillSummary:
             if not any(c.accepted for c in cells) and dry <= closed:
                 break  # the generators have nothing more, and nowhere else to turn
             closed |= dry
-            outcome = _daily_outcome(services, wh, date, closed)
+            before, outcome = outcome, _daily_outcome(services, wh, date, closed)
             if not isinstance(outcome, Shortfall):
                 break
+            stalled = stalled_cells(before, outcome) - closed
+            if stalled:  # what was made there repeats the paper's templates or relations
+                closed |= stalled
+                outcome = _daily_outcome(services, wh, date, closed)
+                if not isinstance(outcome, Shortfall):
+                    break
     return FillSummary(False, _per_subject_and_difficulty(reports))
 
 

@@ -6,7 +6,8 @@ Per subject, choosing the questions is a network flow, not an integer program:
     unit u ─L_u→ sink;   unit u ─(U_u − L_u)→ X ─(n − ΣL)→ sink
 
 Difficulty counts are the arcs out of the source, class caps (figure, format) sit on the
-(d, class) arcs, a near-duplicate group ("enemies") passes one unit of flow, and a unit's first
+(d, class) arcs, a conflict group (one family, merged with any sharing a stem; see PoolIndex)
+passes one unit of flow, and a unit's first
 L_u questions reach the sink directly while any beyond go through X, which holds n − ΣL. A flow
 of value n saturates every difficulty, and X can carry it only if every unit reaches its
 minimum, so a paper exists exactly when the maximum flow is n. A smaller maximum R proves a
@@ -19,12 +20,17 @@ flow uses at most U_u groups of unit u, so an unused shortlisted group is always
 in). A greedy pass in priority order fills the paper almost always; the flow is run only when
 the greedy gets stuck, and it decides exactly. Priority: fewest papers so far, then least
 recently used, then a hash of the seed and the question id.
+
+Three rules sit outside the flow, each rarely binding: near-duplicates that cross conflict
+groups (the worse is left out and the flow runs again), groups shared across subjects (a later
+subject leaves what an earlier one took), and the answer-key range per letter (swaps within a
+cell after the flow; `_balanced_keys`). Where they bind, a shortfall may exceed the minimum.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
-import random
 from collections import Counter, deque
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,7 +43,6 @@ from numpy.typing import NDArray
 
 from core.ids import digest
 from core.records import (
-    IDENTITY_ORDER,
     OPTION_KEYS,
     Difficulty,
     DifficultyTally,
@@ -47,7 +52,7 @@ from core.records import (
     SubjectTally,
     UnitTally,
 )
-from pipeline.blueprint import FIGURE_CLASS, Blueprint, class_caps, difficulty_counts
+from pipeline.blueprint import FIGURE_CLASS, Blueprint, class_caps, exam_difficulty_counts
 from pipeline.pool import UnitCell
 
 # What assembly reads from a pool frame (core.warehouse.Warehouse.pool gives all of them).
@@ -58,6 +63,9 @@ POOL_COLUMNS = (
     "topic_id",
     "difficulty",
     "format",
+    "template_id",
+    "family",
+    "stem",
     "correct_key",
     "figure",
     "near_duplicate_group",
@@ -100,6 +108,15 @@ class Shortfall:
 
     def describe(self) -> str:
         return ", ".join(f"{s.value}/{u}/{d.value}: {n}" for (s, d, u), n in self.cells.items())
+
+
+def stalled_cells(before: Shortfall, after: Shortfall) -> set[UnitCell]:
+    """Cells a round of generation did not help: still short of as many questions as before.
+
+    New questions there repeat what the paper already holds (another variant of one template,
+    one relation in a format the paper has), so the next shortfall should go around them.
+    """
+    return {cell for cell, n in after.cells.items() if n >= before.cells.get(cell, n + 1)}
 
 
 class ShortfallError(RuntimeError):
@@ -165,8 +182,11 @@ def custom_request(
 class PoolIndex:
     """A pool frame as integer codes, rows grouped in (cell, group) runs, ready for requests.
 
-    A cell is (subject, unit, difficulty, class); a class is `figure` or the format. Building
-    one costs about as much as reading the pool; the worker keeps it beside its snapshot.
+    A cell is (subject, unit, difficulty, class); a class is `figure` or the format. A paper
+    takes at most one question of each conflict group (`group`: one template or fact relation
+    in one format, merged with any other whose stem is the same text) and of each
+    near-duplicate group (`enemy`). Building one costs about as much as reading the pool; the
+    worker keeps it beside its snapshot.
     """
 
     question_ids: list[str]
@@ -179,7 +199,9 @@ class PoolIndex:
     classes: tuple[str, ...]
     topic: NDArray[np.int64]
     topics: tuple[str, ...]
-    group: NDArray[np.int64]
+    group: NDArray[np.int64]  # conflict group: one (family, format) or a shared stem
+    enemy: NDArray[np.int64]  # near-duplicate group
+    key: NDArray[np.int64]  # stored correct key, 0–3 for A–D
     withdrawn: NDArray[np.bool_]
     times_used: NDArray[np.int64]
     last_used_rank: NDArray[np.int64]  # 0: never used; else 1 for the oldest date upwards
@@ -235,11 +257,27 @@ def index_pool(pool: pl.DataFrame) -> PoolIndex:
         pl.col("difficulty")
         .replace_strict({d.value: i for i, d in enumerate(DIFFICULTIES)}, return_dtype=pl.Int64)
         .alias("_difficulty"),
+        pl.col("family").alias("_family"),
+        pl.col("stem").str.to_lowercase().str.replace_all(r"\s+", " ").str.strip_chars(),
     )
+    # A family inside one near-duplicate group is held by the group (the group's rule implies
+    # the family's); a family spanning groups (a fact relation in one format) stands as itself.
+    nested = frame.group_by("_family").agg(
+        pl.col("near_duplicate_group").n_unique().alias("_groups"),
+        pl.col("near_duplicate_group").first().alias("_first"),
+    )
+    frame = frame.join(nested, on="_family", how="left").with_columns(
+        pl.when(pl.col("_groups") == 1)
+        .then("g:" + pl.col("_first"))
+        .otherwise("f:" + pl.col("_family"))
+        .alias("_family")
+    )
+    frame = frame.with_columns(_conflict_keys(frame["_family"], frame["stem"]).alias("_conflict"))
     frame = frame.with_columns(
         pl.col("_unit").rank("dense").cast(pl.Int64).sub(1).alias("_unit_code"),
         pl.col("class").rank("dense").cast(pl.Int64).sub(1).alias("_class_code"),
-        pl.col("near_duplicate_group").rank("dense").cast(pl.Int64).sub(1).alias("_group"),
+        pl.col("_conflict").rank("dense").cast(pl.Int64).sub(1).alias("_group"),
+        pl.col("near_duplicate_group").rank("dense").cast(pl.Int64).sub(1).alias("_enemy"),
     )
     n_classes = frame["class"].n_unique()
     frame = frame.with_columns(
@@ -296,6 +334,12 @@ def index_pool(pool: pl.DataFrame) -> PoolIndex:
         topic=topic,
         topics=topics,
         group=_int64(frame["_group"].to_numpy()),
+        enemy=_int64(frame["_enemy"].to_numpy()),
+        key=_int64(
+            frame["correct_key"]
+            .replace_strict({k: i for i, k in enumerate(OPTION_KEYS)}, return_dtype=pl.Int64)
+            .to_numpy()
+        ),
         withdrawn=frame["withdrawn"].fill_null(False).to_numpy(),
         times_used=times_used,
         last_used_rank=last_used_rank,
@@ -319,6 +363,32 @@ def index_pool(pool: pl.DataFrame) -> PoolIndex:
         cell_bits=cell_bits,
         hash_bits=hash_bits,
     )
+
+
+def _conflict_keys(family: pl.Series, stem: pl.Series) -> pl.Series:
+    """Each row's family, merged with every other family that shares one of its stems.
+
+    A family is a template or fact relation in one format; two questions of one family, or with
+    the same stem text, never share a paper. Merging the families that share a stem keeps both
+    rules one "at most one per group" rule, which the flow encodes exactly (it is stricter only
+    for families that share a stem, which almost never happens).
+    """
+    pairs = pl.DataFrame({"family": family, "stem": stem}).unique()
+    shared = pairs.filter(pl.col("stem").is_duplicated())
+    if shared.is_empty():
+        return family
+    parent: dict[str, str] = {}
+
+    def root(x: str) -> str:
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+
+    for _, families in shared.group_by("stem").agg("family").sort("stem").iter_rows():
+        roots = sorted({root(f) for f in families})
+        for other in roots[1:]:
+            parent[other] = roots[0]  # the smallest name wins: the same merge in any row order
+    return family.replace({f: root(f) for f in parent})
 
 
 def _splitmix64(x: NDArray[np.uint64]) -> NDArray[np.uint64]:
@@ -365,8 +435,8 @@ def seeded_hash(id_words: NDArray[np.uint64], seed: str) -> NDArray[np.uint64]:
 class _Plan:
     """A request resolved against a blueprint and an index."""
 
-    targets: dict[Difficulty, int]
-    caps: dict[tuple[Difficulty, str], int]  # positive caps only (a zero cap makes rows ineligible)
+    targets: dict[Subject, dict[Difficulty, int]]
+    caps: dict[Subject, dict[tuple[Difficulty, str], int]]  # zero caps too: no such question
     unit_bounds: dict[int, tuple[int, int]]  # unit code → (min, max), units of chosen subjects
     unit_names: dict[int, tuple[str, str]]  # unit code → (subject, unit_id)
     eligible: NDArray[np.bool_]
@@ -374,9 +444,12 @@ class _Plan:
 
 
 def _plan(index: PoolIndex, request: PaperRequest, blueprint: Blueprint) -> _Plan:
-    targets = difficulty_counts(request.distribution, blueprint.questions_per_subject)
-    all_caps = class_caps(blueprint, targets)
-    caps = {k: v for k, v in all_caps.items() if v > 0}
+    # The whole exam is apportioned first, then split across subjects (README, "Difficulty").
+    split = exam_difficulty_counts(
+        request.distribution, len(request.subjects), blueprint.questions_per_subject
+    )
+    targets = dict(zip(request.subjects, split, strict=True))
+    caps = {s: class_caps(blueprint, targets[s]) for s in request.subjects}
     # Every unit of the chosen subjects, also those with no question in the pool (codes past
     # the index's own): their minimums count too.
     codes = {name: code for code, name in enumerate(index.units)}
@@ -390,12 +463,12 @@ def _plan(index: PoolIndex, request: PaperRequest, blueprint: Blueprint) -> _Pla
     unit_ok = np.zeros(len(codes), dtype=bool)
     unit_ok[np.array(list(unit_bounds), dtype=np.int64)] = True
     topic_ok = np.fromiter((t in blueprint.live_topics for t in index.topics), bool)
-    class_ok = np.ones((len(DIFFICULTIES), max(1, len(index.classes))), dtype=bool)
-    for i, d in enumerate(DIFFICULTIES):
-        class_ok[i, :] = targets[d] > 0
-        for j, cls in enumerate(index.classes):
-            if all_caps.get((d, cls)) == 0:
-                class_ok[i, j] = False
+    # A (difficulty, class) no chosen subject can take makes its rows ineligible.
+    class_ok = np.zeros((len(DIFFICULTIES), max(1, len(index.classes))), dtype=bool)
+    for s in request.subjects:
+        for i, d in enumerate(DIFFICULTIES):
+            for j, cls in enumerate(index.classes):
+                class_ok[i, j] |= targets[s][d] > 0 and caps[s].get((d, cls)) != 0
     # Unit and class rules hold per cell: decide them for the few cells, then look them up.
     cell_ok = unit_ok[index.cell_unit] & class_ok[index.cell_difficulty, index.cell_class]
     eligible = cell_ok[index.cell] & topic_ok[index.topic] & ~index.withdrawn
@@ -544,6 +617,14 @@ class _Candidates:
     group: list[int]
     unit: list[int]
     tier: list[int]  # papers so far (ascending, like the rows)
+    enemy: list[int]
+    key: list[int]
+
+    def without(self, drop: Collection[int]) -> _Candidates:
+        keep = [i for i in range(len(self.rows)) if i not in drop]
+        return _Candidates(
+            *([getattr(self, f.name)[i] for i in keep] for f in dataclasses.fields(self))
+        )
 
 
 @dataclass(frozen=True)
@@ -561,6 +642,7 @@ def _greedy(
     targets: Mapping[int, int],
     caps: Mapping[tuple[int, int], int],
     units: Mapping[int, tuple[int, int]],
+    most_per_key: int,
 ) -> _Choice:
     """Take questions best first while each still fits; a unit's minimum never waits on X."""
     d_left = dict(targets)
@@ -568,12 +650,16 @@ def _greedy(
     extra_left = sum(targets.values()) - sum(lo for lo, _ in units.values())
     count = dict.fromkeys(units, 0)
     used: set[int] = set()
+    enemies: set[int] = set()
+    keys = [0] * len(OPTION_KEYS)
     chosen: list[int] = []
     total = sum(targets.values())
     for i, (d, cls, g, u) in enumerate(zip(c.difficulty, c.klass, c.group, c.unit, strict=True)):
         if len(chosen) == total:
             break
         if d_left[d] == 0 or g in used or cap_left.get((d, cls), 1) == 0:
+            continue
+        if c.enemy[i] in enemies or keys[c.key[i]] >= most_per_key:
             continue
         lo, hi = units[u]
         if count[u] >= lo:
@@ -585,8 +671,93 @@ def _greedy(
         if (d, cls) in cap_left:
             cap_left[(d, cls)] -= 1
         used.add(g)
+        enemies.add(c.enemy[i])
+        keys[c.key[i]] += 1
         chosen.append(i)
     return _Choice(chosen, {d: targets[d] - d_left[d] for d in targets}, count)
+
+
+def _flow_without_enemies(
+    c: _Candidates,
+    targets: Mapping[int, int],
+    caps: Mapping[tuple[int, int], int],
+    units: Mapping[int, tuple[int, int]],
+) -> tuple[_Candidates, _Choice]:
+    """The maximum flow, with the worse of any two chosen near-duplicates left out and the flow
+    run again (the flow encodes one group per question; a fact's near-duplicates span formats,
+    so they cross groups). Rare: most near-duplicate groups sit inside one group."""
+    while True:
+        choice = _max_flow(c, targets, caps, units)
+        seen: set[int] = set()
+        clash = set()
+        for i in choice.chosen:  # best first: the later of two near-duplicates goes
+            if c.enemy[i] in seen:
+                clash.add(i)
+            seen.add(c.enemy[i])
+        if not clash:
+            return c, choice
+        c = c.without(clash)
+
+
+def _balanced_keys(
+    index: PoolIndex,
+    chosen: list[int],
+    spare: Sequence[int],
+    priority: NDArray[np.uint64],
+    key_range: tuple[int, int],
+) -> list[int] | None:
+    """Chosen rows with every key within `key_range`, by swapping a question for one of the
+    same cell (unit, difficulty, class: every count and cap holds) whose key is scarcer and
+    which clashes with no other chosen question; None when no such swap is left.
+
+    `spare` are the subject's eligible rows, best first. Each swap brings in the best question
+    any helpful swap can bring (so a never-used question wins over a used one), and gives up
+    the worst chosen question of the commoner key that makes room for it.
+    """
+    lo, hi = key_range
+    chosen = list(chosen)
+    keys = Counter(int(index.key[r]) for r in chosen)
+    groups = Counter(int(index.group[r]) for r in chosen)
+    enemies = Counter(int(index.enemy[r]) for r in chosen)
+    by_cell: dict[int, list[int]] = {}
+    for r in spare:
+        by_cell.setdefault(int(index.cell[r]), []).append(r)
+
+    def off() -> int:
+        return sum(max(0, lo - keys[k]) + max(0, keys[k] - hi) for k in range(len(OPTION_KEYS)))
+
+    def helps(give: int, take: int) -> bool:
+        return keys[give] - keys[take] >= 2 and (keys[give] > hi or keys[take] < lo)
+
+    while off():
+        best: tuple[int, int, int] | None = None  # (priority of the newcomer, position, row)
+        taken = set(chosen)
+        for j in range(len(chosen) - 1, -1, -1):
+            q = chosen[j]
+            give = int(index.key[q])
+            for r in by_cell.get(int(index.cell[q]), ()):
+                if best is not None and int(priority[r]) >= best[0]:
+                    break  # rows come best first: nothing later in this cell beats `best`
+                g, e, take = int(index.group[r]), int(index.enemy[r]), int(index.key[r])
+                if r in taken or not helps(give, take):
+                    continue
+                if groups[g] - (g == index.group[q]) or enemies[e] - (e == index.enemy[q]):
+                    continue
+                best = (int(priority[r]), j, r)
+                break
+        if best is None:
+            return None
+        _, j, r = best
+        q = chosen[j]
+        chosen[j] = r
+        for counter, old, new in (
+            (keys, index.key[q], index.key[r]),
+            (groups, index.group[q], index.group[r]),
+            (enemies, index.enemy[q], index.enemy[r]),
+        ):
+            counter[int(old)] -= 1
+            counter[int(new)] += 1
+    return chosen
 
 
 def _max_flow(
@@ -685,21 +856,12 @@ def _one_unit_per_group(c: _Candidates) -> _Candidates:
     keeps the flow safe if one ever does.
     """
     home: dict[int, int] = {}
-    keep = [
+    drop = {
         i
         for i, (g, u) in enumerate(zip(c.group, c.unit, strict=True))
-        if home.setdefault(g, u) == u
-    ]
-    if len(keep) == len(c.rows):
-        return c
-    return _Candidates(
-        rows=[c.rows[i] for i in keep],
-        difficulty=[c.difficulty[i] for i in keep],
-        klass=[c.klass[i] for i in keep],
-        group=[c.group[i] for i in keep],
-        unit=[c.unit[i] for i in keep],
-        tier=[c.tier[i] for i in keep],
-    )
+        if home.setdefault(g, u) != u
+    }
+    return c.without(drop) if drop else c
 
 
 def _placed_shortfall(
@@ -746,42 +908,7 @@ def _placed_shortfall(
     return {(subject, DIFFICULTIES[i], unit_ids[u]): n for (u, i), n in cells.items()}
 
 
-# ── Keys and the paper ───────────────────────────────────────────────────────────────────────
-
-
-def _balanced_keys(correct: Sequence[str], seed: str, extra_from: int) -> tuple[list[str], int]:
-    """Shown correct keys for one subject's items: each key n//4 or n//4 + 1 times.
-
-    The n % 4 keys that get one more continue cyclically from `extra_from`, so a paper's
-    subjects together stay balanced too. A question keeps its stored key where the quota
-    allows, so as few as possible have their options reordered.
-    """
-    n = len(correct)
-    quota: dict[str, int] = {k: n // 4 for k in OPTION_KEYS}
-    for j in range(n % 4):
-        quota[OPTION_KEYS[(extra_from + j) % 4]] += 1
-    rng = random.Random(digest(["keys", seed]))
-    visit = list(range(n))
-    rng.shuffle(visit)
-    shown = [""] * n
-    for i in visit:
-        if quota[correct[i]] > 0:
-            quota[correct[i]] -= 1
-            shown[i] = correct[i]
-    spare = [k for k in OPTION_KEYS for _ in range(quota[k])]
-    rng.shuffle(spare)
-    for i in visit:
-        if not shown[i]:
-            shown[i] = spare.pop()
-    return shown, (extra_from + n % 4) % 4
-
-
-def option_order(stored_key: str, shown_key: str) -> str:
-    """Stored option keys in shown order: the correct option swaps places with `shown_key`'s."""
-    order = list(IDENTITY_ORDER)
-    i, j = IDENTITY_ORDER.index(stored_key), IDENTITY_ORDER.index(shown_key)
-    order[i], order[j] = order[j], order[i]
-    return "".join(order)
+# ── The paper ────────────────────────────────────────────────────────────────────────────────
 
 
 def assemble_paper(
@@ -802,17 +929,23 @@ def assemble_paper(
     subject_of = index.subject[rows]
     unit_ids = {code: unit for code, (_, unit) in plan.unit_names.items()}
     tier_shift = np.uint64(index.hash_bits + index.index_bits + _DATE_BITS)  # papers so far
-    # The greedy and the flow work on codes: difficulty and class indices.
-    targets = {i: plan.targets[d] for i, d in enumerate(DIFFICULTIES)}
-    caps = {
-        (DIFFICULTIES.index(d), index.classes.index(cls)): cap
-        for (d, cls), cap in plan.caps.items()
-        if cls in index.classes
-    }
     shortfall: dict[UnitCell, int] = {}
     picked: dict[Subject, list[int]] = {}
+    # A conflict group can span subjects (two relations of Botany and Zoology asking with one
+    # stem): what an earlier subject took, a later one leaves.
+    taken = np.zeros(int(index.group.max()) + 1 if len(index) else 0, dtype=bool)
+    taken_enemies = np.zeros(int(index.enemy.max()) + 1 if len(index) else 0, dtype=bool)
     for s in request.subjects:
-        mine = rows[subject_of == SUBJECTS.index(s)].tolist()
+        # The greedy and the flow work on codes: difficulty and class indices.
+        targets = {i: plan.targets[s][d] for i, d in enumerate(DIFFICULTIES)}
+        caps = {
+            (DIFFICULTIES.index(d), index.classes.index(cls)): cap
+            for (d, cls), cap in plan.caps[s].items()
+            if cls in index.classes
+        }
+        mine_rows = rows[subject_of == SUBJECTS.index(s)]
+        mine = mine_rows[~taken[index.group[mine_rows]] & ~taken_enemies[index.enemy[mine_rows]]]
+        mine = mine.tolist()
         c = _Candidates(
             rows=mine,
             difficulty=index.difficulty[mine].tolist(),
@@ -820,13 +953,15 @@ def assemble_paper(
             group=index.group[mine].tolist(),
             unit=index.unit[mine].tolist(),
             tier=(plan.priority[mine] >> tier_shift).tolist(),
+            enemy=index.enemy[mine].tolist(),
+            key=index.key[mine].tolist(),
         )
         units = {
             code: bounds
             for code, bounds in plan.unit_bounds.items()
             if plan.unit_names[code][0] == s.value
         }
-        choice = _greedy(c, targets, caps, units)
+        choice = _greedy(c, targets, caps, units, blueprint.answer_keys_per_letter[1])
         # The greedy's paper stands when it is complete and drew only on the least-used tier;
         # otherwise the flow decides, tier by tier, so a paper of never-used questions is found
         # whenever one exists.
@@ -834,8 +969,7 @@ def assemble_paper(
             len(choice.chosen) < blueprint.questions_per_subject
             or c.tier[choice.chosen[-1]] != c.tier[0]
         ):
-            c = _one_unit_per_group(c)
-            choice = _max_flow(c, targets, caps, units)
+            c, choice = _flow_without_enemies(_one_unit_per_group(c), targets, caps, units)
         if len(choice.chosen) < blueprint.questions_per_subject:
             open_cells = None
             code = {unit_ids[u]: u for u in units}
@@ -849,14 +983,44 @@ def assemble_paper(
                     choice, open_cells = rerouted, cells
             shortfall.update(
                 _placed_shortfall(
-                    s, choice, plan.targets, units, unit_ids, blueprint.unit_order, open_cells
+                    s, choice, plan.targets[s], units, unit_ids, blueprint.unit_order, open_cells
                 )
             )
+            continue
+        chosen = [c.rows[i] for i in choice.chosen]
+        spare = np.flatnonzero(plan.eligible & (index.subject == SUBJECTS.index(s)))
+        spare = spare[~taken[index.group[spare]] & ~taken_enemies[index.enemy[spare]]]
+        spare = spare[np.argsort(plan.priority[spare])]
+        balanced = _balanced_keys(
+            index, chosen, spare.tolist(), plan.priority, blueprint.answer_keys_per_letter
+        )
+        if balanced is None:
+            shortfall.update(_key_shortfall(index, s, chosen, blueprint.answer_keys_per_letter))
         else:
-            picked[s] = [c.rows[i] for i in choice.chosen]
+            picked[s] = balanced
+            taken[index.group[balanced]] = True
+            taken_enemies[index.enemy[balanced]] = True
     if shortfall:
         return Shortfall(shortfall)
     return _paper(index, plan, request, blueprint, picked)
+
+
+def _key_shortfall(
+    index: PoolIndex, subject: Subject, chosen: Sequence[int], key_range: tuple[int, int]
+) -> dict[UnitCell, int]:
+    """When no swap balances the keys: new questions in the cells of the commonest key's worst
+    questions, as many as the scarcest key lacks (new questions come with any key, so the next
+    round of the fill may need another)."""
+    keys = Counter(int(index.key[r]) for r in chosen)
+    lacking = max(
+        max(key_range[0] - keys[k], keys[k] - key_range[1]) for k in range(len(OPTION_KEYS))
+    )
+    commonest = max(range(len(OPTION_KEYS)), key=lambda k: keys[k])
+    cells: Counter[UnitCell] = Counter()
+    for r in [r for r in reversed(chosen) if index.key[r] == commonest][:lacking]:
+        unit = index.units[int(index.unit[r])][1]
+        cells[(subject, DIFFICULTIES[int(index.difficulty[r])], unit)] += 1
+    return dict(cells)
 
 
 def _paper(
@@ -868,21 +1032,17 @@ def _paper(
 ) -> Paper:
     order = blueprint.unit_order
     ids: list[str] = []
-    orders: list[str] = []
     tallies: list[SubjectTally] = []
     key_counts: Counter[str] = Counter()
-    extra_from = int(digest(["extra-key", request.seed], 4), 16) % 4
     for s in request.subjects:
         unit_of = {r: index.units[index.unit[r]][1] for r in picked[s]}
         # Within a subject, syllabus unit order; within a unit, priority order.
         rows = sorted(
             picked[s], key=lambda r: (order.get(unit_of[r], len(order)), int(plan.priority[r]))
         )
-        correct = [index.correct_key[r] for r in rows]
-        shown, extra_from = _balanced_keys(correct, f"{request.seed}|{s.value}", extra_from)
         ids += [index.question_ids[r] for r in rows]
-        orders += [option_order(k, v) for k, v in zip(correct, shown, strict=True)]
-        key_counts.update(shown)
+        # Every question is shown as its file shows it: the keys are the stored ones.
+        key_counts.update(index.correct_key[r] for r in rows)
         by_d = Counter(DIFFICULTIES[int(index.difficulty[r])] for r in rows)
         by_u = Counter(unit_of.values())
         bounds = sorted(blueprint.units[s].items(), key=lambda kv: order.get(kv[0], len(order)))
@@ -890,7 +1050,7 @@ def _paper(
             SubjectTally(
                 subject=s,
                 difficulty=tuple(
-                    DifficultyTally(difficulty=d, target=plan.targets[d], achieved=by_d[d])
+                    DifficultyTally(difficulty=d, target=plan.targets[s][d], achieved=by_d[d])
                     for d in DIFFICULTIES
                 ),
                 units=tuple(
@@ -905,7 +1065,6 @@ def _paper(
         exam_date=request.exam_date,
         question_ids=tuple(ids),
         blueprint=blueprint.blueprint_id,
-        option_orders=tuple(orders),
         composition=PaperBlueprint(
             blueprint_id=blueprint.blueprint_id,
             difficulty_distribution=tuple((d, request.distribution[d]) for d in DIFFICULTIES),

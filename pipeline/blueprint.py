@@ -48,6 +48,9 @@ class BlueprintFile(Record):
     class_caps: dict[str, dict[str, float]]
     daily: DailyRules
     units: dict[Subject, dict[str, tuple[int, int]]]
+    # Per subject, how many of its questions may have each letter as their key (stored order:
+    # a question is shown as its file shows it, so balance comes from choosing questions).
+    answer_keys_per_letter: tuple[int, int] = (8, 14)
 
 
 @dataclass(frozen=True)
@@ -70,6 +73,7 @@ class Blueprint:
     max_exposure: int
     live_topics: frozenset[str]
     unit_order: Mapping[str, int]
+    answer_keys_per_letter: tuple[int, int] = (8, 14)
 
 
 def parse_distribution(raw: Mapping[str, float]) -> dict[Difficulty, float]:
@@ -100,6 +104,28 @@ def difficulty_counts(
     for d in by_remainder[: total - sum(counts.values())]:
         counts[d] += 1
     return counts
+
+
+def exam_difficulty_counts(
+    distribution: Mapping[Difficulty, float], subjects: int, per_subject: int
+) -> list[dict[Difficulty, int]]:
+    """Counts per subject whose totals are the whole exam's largest-remainder counts.
+
+    The exam is apportioned first (90 questions at 0.3/0.5/0.2 are 27/45/18), then split: each
+    subject starts from its own largest-remainder counts, and where those add up to more or
+    less than the exam's, subjects in order trade one question from an over-counted difficulty
+    to an under-counted one until the totals agree. No subject moves more than one question
+    away from its own rounding on any difficulty.
+    """
+    whole = difficulty_counts(distribution, subjects * per_subject)
+    split = [difficulty_counts(distribution, per_subject) for _ in range(subjects)]
+    over = [d for d in Difficulty for _ in range(sum(c[d] for c in split) - whole[d])]
+    under = [d for d in Difficulty for _ in range(whole[d] - sum(c[d] for c in split))]
+    for k, (give, take) in enumerate(zip(over, under, strict=True)):
+        counts = split[k % subjects]
+        counts[give] -= 1
+        counts[take] += 1
+    return split
 
 
 def class_caps(
@@ -159,6 +185,7 @@ def _validated(spec: BlueprintFile, syllabus: Syllabus) -> Blueprint:
         max_exposure=spec.daily.max_exposure,
         live_topics=frozenset(t.topic_id for t in syllabus.live_topics()),
         unit_order=syllabus.unit_order(),
+        answer_keys_per_letter=spec.answer_keys_per_letter,
     )
 
 

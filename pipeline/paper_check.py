@@ -41,7 +41,17 @@ def violations(paper: Paper, pool: pl.DataFrame, blueprint: Blueprint) -> list[s
         out.append(f"built to {c.blueprint_id}, checked against {blueprint.blueprint_id}")
     n = blueprint.questions_per_subject
     subjects = [t.subject for t in c.subjects]
-    targets = _counts(dict(c.difficulty_distribution), n)
+    shares = dict(c.difficulty_distribution)
+    solo = _counts(shares, n)
+    # The whole exam is apportioned, then split: each subject's recorded targets add up to n,
+    # stay within one of its own rounding, and together give the whole exam's counts.
+    recorded = {t.subject: {d.difficulty: d.target for d in t.difficulty} for t in c.subjects}
+    whole = _counts(shares, n * len(subjects))
+    for subject, counts in recorded.items():
+        if sum(counts.values()) != n or any(abs(counts[d] - solo[d]) > 1 for d in Difficulty):
+            out.append(f"{subject.value}: difficulty targets {counts} are not a split of {solo}")
+    if {d: sum(t[d] for t in recorded.values()) for d in Difficulty} != whole:
+        out.append(f"difficulty targets do not add up to the exam's {whole}")
     ids = list(paper.question_ids)
     if len(ids) != n * len(subjects):
         out.append(f"{len(ids)} questions, expected {n} × {len(subjects)} subjects")
@@ -68,6 +78,12 @@ def violations(paper: Paper, pool: pl.DataFrame, blueprint: Blueprint) -> list[s
     for group, k in Counter(q["near_duplicate_group"] for q in items).items():
         if k > 1:
             out.append(f"{k} questions of near-duplicate group {group}")
+    for family, k in Counter(q["family"] for q in items).items():
+        if k > 1:
+            out.append(f"{k} questions of one template or relation in one form: {family}")
+    for stem, k in Counter(" ".join(q["stem"].lower().split()) for q in items).items():
+        if k > 1:
+            out.append(f"{k} questions with the same stem {stem[:60]!r}")
 
     for k, tally in enumerate(c.subjects):
         s: Subject = tally.subject
@@ -75,6 +91,7 @@ def violations(paper: Paper, pool: pl.DataFrame, blueprint: Blueprint) -> list[s
         if any(q["subject"] != s.value for q in block):
             out.append(f"the {s.value} block holds other subjects")
         by_d = Counter(Difficulty(q["difficulty"]) for q in block)
+        targets = recorded[s]
         for d in Difficulty:
             if by_d[d] != targets[d]:
                 out.append(f"{s.value} {d.value}: {by_d[d]}, target {targets[d]}")
@@ -104,11 +121,16 @@ def violations(paper: Paper, pool: pl.DataFrame, blueprint: Blueprint) -> list[s
     if len(orders) != len(ids) or any(sorted(o) != list("ABCD") for o in orders):
         out.append("option orders are not one permutation of ABCD per question")
         return out
+    if any(o != "ABCD" for o in orders):
+        out.append("a question is shown in another order than its file's")
     shown = Counter(
         OPTION_KEYS[o.index(q["correct_key"])] for o, q in zip(orders, items, strict=True)
     )
-    if max(shown[k] for k in OPTION_KEYS) - min(shown[k] for k in OPTION_KEYS) > 1:
-        out.append(f"correct keys are unbalanced: {dict(shown)}")
+    lo, hi = blueprint.answer_keys_per_letter
+    for k, tally in enumerate(c.subjects):
+        letters = Counter(q["correct_key"] for q in items[k * n : (k + 1) * n])
+        if any(not lo <= letters[key] <= hi for key in OPTION_KEYS):
+            out.append(f"{tally.subject.value}: keys {dict(letters)} outside {lo}–{hi} per letter")
     if dict(c.answer_keys) != {k: shown[k] for k in OPTION_KEYS}:
         out.append("recorded answer-key counts do not match the paper")
     return out

@@ -46,6 +46,15 @@ def near_duplicate_group(p: Provenance, question_id: str) -> str:
     return question_id
 
 
+def question_family(p: Provenance, question_format: str) -> str:
+    """The family a paper takes one question of (core.warehouse's SQL, in Python): the template
+    or fact relation with the form it asks in. A fact relation's forms are the generator's own
+    (`forward`, `reverse`, `two_statements`, …: forward and reverse are both single-correct
+    but ask opposite ways); any other question's form is its format."""
+    form = next((v for k, v in p.params if k == "format"), question_format)
+    return f"{p.template_id}|{form}"
+
+
 def pool_rows(questions: Collection[Question], syllabus: Syllabus) -> pl.DataFrame:
     """Snapshot rows (site_builder.snapshot's columns) for questions not yet used anywhere."""
     rows = []
@@ -59,6 +68,8 @@ def pool_rows(questions: Collection[Question], syllabus: Syllabus) -> pl.DataFra
                 "topic_id": c.tag.topic_id,
                 "difficulty": c.difficulty.value,
                 "format": c.format.value,
+                "family": question_family(q.provenance, c.format.value),
+                "stem": c.stem_markdown,
                 "correct_key": c.correct_key,
                 "figure": bool(c.figures),
                 "near_duplicate_group": near_duplicate_group(q.provenance, q.question_id),
@@ -81,6 +92,8 @@ SNAPSHOT_SCHEMA = pl.Schema(
         "topic_id": pl.String,
         "difficulty": pl.String,
         "format": pl.String,
+        "family": pl.String,
+        "stem": pl.String,
         "correct_key": pl.String,
         "figure": pl.Boolean,
         "near_duplicate_group": pl.String,

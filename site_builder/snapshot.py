@@ -11,7 +11,7 @@ from pipeline.assembly import POOL_COLUMNS
 POOL_SNAPSHOT_KEY = "internal/pool/snapshot.parquet"
 # What the worker's assembler reads (it runs the same assembly on the snapshot), the template
 # (where a top-up's numericals start) and each question's record (what a job's result shows).
-SNAPSHOT_COLUMNS = (*POOL_COLUMNS, "template_id", "record_json")
+SNAPSHOT_COLUMNS = (*POOL_COLUMNS, "record_json")
 
 
 def pool_snapshot(pool: pl.DataFrame, records: pl.DataFrame) -> bytes:

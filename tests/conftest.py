@@ -49,6 +49,7 @@ SLOW_MODULES = (
     "test_nightly_steps.py",
     "test_llm_report.py",
     "test_docs_commands.py",
+    "test_one_face.py",
 )
 
 

@@ -20,7 +20,6 @@ from pipeline.assembly import (
     daily_paper,
     daily_request,
     index_pool,
-    option_order,
 )
 from pipeline.blueprint import (
     Blueprint,
@@ -54,7 +53,11 @@ def row(
         "topic_id": live_topic(syllabus, subject, unit),
         "difficulty": d.value,
         "format": "single_correct",
-        "correct_key": "A",  # every stored key the same: the paper must balance them
+        "template_id": f"t-{subject.value}-{unit}-{d.value}-{i}",
+        "family": f"t-{subject.value}-{unit}-{d.value}-{i}|single_correct",
+        "stem": f"stem {subject.value} {unit} {d.value} {i}",
+        # Keys spread over A–D across cells, as the pool's are (the paper must stay within 8–14).
+        "correct_key": OPTION_KEYS[(i + sum(map(ord, unit + d.value))) % 4],
         "figure": False,
         "near_duplicate_group": f"g-{subject.value}-{unit}-{d.value}-{i}",
         "withdrawn": False,
@@ -93,7 +96,8 @@ def test_a_daily_paper_meets_every_constraint_of_the_blueprint(
         mix = Counter(q.split("-")[4] for q in block)
         assert mix == {"Easy": 15, "Medium": 20, "Hard": 10}
     assert paper.composition is not None
-    assert dict(paper.composition.answer_keys) == {"A": 45, "B": 45, "C": 45, "D": 45}
+    keys = dict(paper.composition.answer_keys)
+    assert sum(keys.values()) == 180 and all(32 <= keys[k] <= 56 for k in OPTION_KEYS)
 
 
 def test_assembly_is_deterministic_for_a_date_and_varies_across_dates(
@@ -217,11 +221,25 @@ def test_a_custom_exam_takes_its_subjects_and_difficulty_mix(
     assert isinstance(paper, Paper) and paper.kind == "custom"
     assert violations(paper, pool, blueprint) == []
     assert [t.subject for t in paper.composition.subjects] == [Subject.PHYSICS, Subject.BOTANY]  # type: ignore[union-attr]
-    assert {t.difficulty: t.target for t in paper.composition.subjects[0].difficulty} == {  # type: ignore[union-attr]
-        Difficulty.EASY: 9,
-        Difficulty.MEDIUM: 14,
-        Difficulty.HARD: 22,
-    }
+    # 90 questions at 0.2/0.3/0.5 are 18/27/45; each subject alone would round to 9/14/22.
+    targets = [
+        {t.difficulty: t.target for t in tally.difficulty}
+        for tally in paper.composition.subjects  # type: ignore[union-attr]
+    ]
+    E, M, H = Difficulty.EASY, Difficulty.MEDIUM, Difficulty.HARD
+    assert targets == [{E: 9, M: 13, H: 23}, {E: 9, M: 14, H: 22}]
+
+
+def test_a_custom_exam_gets_the_whole_split_it_asked_for(
+    syllabus: Syllabus, blueprint: Blueprint
+) -> None:
+    pool = synthetic_pool(syllabus, blueprint, 5)
+    shares = parse_distribution({"easy": 0.3, "medium": 0.5, "hard": 0.2})
+    request = custom_request(blueprint, "exam-xyz", [Subject.PHYSICS, Subject.CHEMISTRY], shares)
+    paper = assemble_paper(index_pool(pool), request, blueprint)
+    assert isinstance(paper, Paper) and violations(paper, pool, blueprint) == []
+    mix = Counter(q.split("-")[4] for q in paper.question_ids)
+    assert mix == {"Easy": 27, "Medium": 45, "Hard": 18}  # not 28 / 44 / 18
 
 
 def test_an_empty_pool_is_short_of_every_question(blueprint: Blueprint) -> None:
@@ -244,6 +262,9 @@ def synthetic_schema() -> dict[str, Any]:
         "topic_id": pl.String,
         "difficulty": pl.String,
         "format": pl.String,
+        "template_id": pl.String,
+        "family": pl.String,
+        "stem": pl.String,
         "correct_key": pl.String,
         "figure": pl.Boolean,
         "near_duplicate_group": pl.String,
@@ -252,17 +273,6 @@ def synthetic_schema() -> dict[str, Any]:
         "last_used": pl.String,
         "last_daily": pl.String,
     }
-
-
-def test_an_option_order_moves_the_correct_option_to_the_shown_key() -> None:
-    assert option_order("C", "C") == "ABCD"
-    assert option_order("C", "A") == "CBAD"  # shown A is stored C, shown C is stored A
-    for stored in OPTION_KEYS:
-        for shown in OPTION_KEYS:
-            assert option_order(stored, shown).index(stored) == OPTION_KEYS.index(shown)
-
-
-# ── The blueprint ────────────────────────────────────────────────────────────────────────────
 
 
 def test_the_bundled_blueprint_covers_exactly_the_live_units_of_each_subject(
@@ -338,3 +348,37 @@ def test_a_questions_seeded_place_depends_only_on_its_id(
         for q, w in zip(both.question_ids, both.id_word.tolist(), strict=True)
         if q in word
     )
+
+
+def test_a_cell_a_round_did_not_help_is_stalled() -> None:
+    from pipeline.assembly import stalled_cells
+
+    a = (Subject.BOTANY, Difficulty.EASY, "bio-u07")
+    b = (Subject.BOTANY, Difficulty.EASY, "bio-u01")
+    c = (Subject.ZOOLOGY, Difficulty.HARD, "bio-u05")
+    before = Shortfall({a: 2, b: 3})
+    after = Shortfall({a: 2, b: 1, c: 4})  # a no better, b helped, c newly short
+    assert stalled_cells(before, after) == {a}
+
+
+@pytest.mark.parametrize(
+    ("shares", "subjects", "whole"),
+    [
+        ((0.3, 0.5, 0.2), 2, (27, 45, 18)),
+        ((0.2, 0.3, 0.5), 2, (18, 27, 45)),
+        ((0.1, 0.1, 0.8), 3, (14, 13, 108)),
+        ((1 / 3, 4 / 9, 2 / 9), 4, (60, 80, 40)),
+        ((0.5, 0.5, 0.0), 3, (68, 67, 0)),
+    ],
+)
+def test_an_exam_is_apportioned_whole_then_split_across_subjects(
+    shares: tuple[float, float, float], subjects: int, whole: tuple[int, int, int]
+) -> None:
+    from pipeline.blueprint import exam_difficulty_counts
+
+    distribution = dict(zip(Difficulty, shares, strict=True))
+    split = exam_difficulty_counts(distribution, subjects, 45)
+    solo = difficulty_counts(distribution, 45)
+    assert tuple(sum(s[d] for s in split) for d in Difficulty) == whole
+    assert all(sum(s.values()) == 45 for s in split)
+    assert all(abs(s[d] - solo[d]) <= 1 for s in split for d in Difficulty)

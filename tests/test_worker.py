@@ -600,16 +600,21 @@ def test_near_duplicate_groups_in_python_match_the_warehouse(
     tmp_path: Path, pool_questions: list[Any]
 ) -> None:
     from core.warehouse import open_warehouse
-    from pipeline.topup import near_duplicate_group
+    from pipeline.topup import near_duplicate_group, question_family
 
     services = BASE[0]
     cells = [(s, d) for s in (Subject.CHEMISTRY, Subject.BOTANY) for d in Difficulty]
     questions = pool_questions + verified_questions(services, cells, per_cell=15)
     with open_warehouse(tmp_path / "w.duckdb") as wh:
         wh.insert_questions(questions)
-        sql = dict(wh.pool().select("question_id", "near_duplicate_group").iter_rows())
+        pool = wh.pool()
+        sql = dict(pool.select("question_id", "near_duplicate_group").iter_rows())
+        families = dict(pool.select("question_id", "family").iter_rows())
     generators = {q.provenance.generator for q in questions}
     assert len(generators) >= 3, generators  # numerical, fact and element questions at least
     assert {
         q.question_id: near_duplicate_group(q.provenance, q.question_id) for q in questions
     } == sql
+    assert {
+        q.question_id: question_family(q.provenance, q.content.format.value) for q in questions
+    } == families

@@ -1,0 +1,137 @@
+"""One question, one face: a week of nightly papers, a practice set and a custom exam show every
+question exactly as its `/api/v1/questions/{id}` file does, and every paper keeps the rules
+that replaced reordering (keys balanced by choice, no repeated family or stem)."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import json
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api_stub.app import create_app
+from api_stub.runner import JobRunner
+from core.providers import object_store
+from core.records import OutboxEntry, Question
+from core.settings import Settings
+from core.shapes import daily_question
+from core.warehouse import open_warehouse
+from flows.nightly import call_directly, run_nightly
+from flows.services import build_services
+from pipeline.topup import question_family
+from site_builder.documents import daily_paper_key, question_key
+
+FIRST = dt.date(2026, 12, 1)
+DAYS = 7
+AUTH = {"Authorization": "Bearer k-face"}
+
+
+@dataclasses.dataclass
+class Week:
+    papers: list[dict[str, Any]]
+    practice: dict[str, Any]
+    exam: dict[str, Any]
+    records: dict[str, Question]
+    files: dict[str, dict[str, Any]]
+
+
+@pytest.fixture(scope="module")
+def week(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Week]:
+    home = tmp_path_factory.mktemp("face")
+    settings = Settings(home=home, api_keys="k-face")
+    services = build_services(settings)
+    for k in range(DAYS):
+        run_nightly(services, FIRST + dt.timedelta(days=k), call=call_directly)
+    store = object_store(settings)
+    papers = [
+        json.loads(store.get(daily_paper_key((FIRST + dt.timedelta(days=k)).isoformat())) or b"")
+        for k in range(DAYS)
+    ]
+    runner = JobRunner(dataclasses.replace(services, store=store))
+    with TestClient(create_app(settings, store, runner=runner)) as client:
+        topic = Counter(q["topic"] for q in papers[-1]["questions"]).most_common(1)[0][0]
+        topic_id = next(t.topic_id for t in services.syllabus.topics.values() if t.name == topic)
+        jobs = [
+            client.post(
+                "/api/v1/practice/generate",
+                json={"topic_id": topic_id, "question_count": 10, "difficulty": "medium"},
+                headers=AUTH,
+            ),
+            client.post(
+                "/api/v1/exams/generate",
+                json={
+                    "exam_type": "NEET_UG",
+                    "difficulty_distribution": {"easy": 0.3, "medium": 0.5, "hard": 0.2},
+                    "subjects": ["Physics", "Chemistry"],
+                },
+                headers=AUTH,
+            ),
+        ]
+        assert all(j.status_code == 202 for j in jobs), [j.text for j in jobs]
+        assert runner.drain(timeout=120)
+        results = []
+        for j in jobs:
+            done = client.get(f"/api/v1/jobs/{j.json()['job_id']}", headers=AUTH).json()
+            assert done["status"] == "COMPLETED", done
+            results.append(done["result"])
+    with open_warehouse(settings.warehouse_path) as wh:
+        records = {q.question_id: q for q in wh.questions(wh.question_ids())}
+    for key in store.keys("internal/outbox/"):  # what the worker made after the last nightly
+        entry = OutboxEntry.model_validate_json(store.get(key) or b"")
+        records.setdefault(entry.question.question_id, entry.question)
+    shown = [q for doc in [*papers, *results] for q in doc["questions"]]
+    files = {q["id"]: json.loads(store.get(question_key(q["id"])) or b"") for q in shown}
+    yield Week(papers, results[0], results[1], records, files)
+
+
+def _documents(week: Week) -> list[dict[str, Any]]:
+    return [*week.papers, week.practice, week.exam]
+
+
+def test_every_paper_practice_set_and_exam_shows_a_question_as_its_file(week: Week) -> None:
+    shown = 0
+    for document in _documents(week):
+        for q in document["questions"]:
+            # Exactly the record's own Daily shape: its stored option order and key.
+            assert q == daily_question(week.records[q["id"]]), q["id"]
+            file = week.files[q["id"]]
+            assert [o["id"] for o in file["options"]] == [o["key"] for o in q["options"]]
+            assert [o["id"] for o in file["options"] if o["is_correct"]] == [q["correct_key"]]
+            shown += 1
+    assert shown == DAYS * 180 + len(week.practice["questions"]) + 90
+
+
+def test_every_subject_of_every_paper_has_8_to_14_keys_per_letter(week: Week) -> None:
+    for document in [*week.papers, week.exam]:
+        subjects = Counter(q["subject"] for q in document["questions"])
+        assert set(subjects.values()) == {45}
+        for subject in subjects:
+            keys = Counter(
+                q["correct_key"] for q in document["questions"] if q["subject"] == subject
+            )
+            assert all(8 <= keys[k] <= 14 for k in "ABCD"), (document.get("exam_id"), subject, keys)
+
+
+def test_no_paper_repeats_a_family_or_a_stem(week: Week) -> None:
+    for document in [*week.papers, week.exam]:
+        records = [week.records[q["id"]] for q in document["questions"]]
+        families = Counter(question_family(r.provenance, r.content.format.value) for r in records)
+        assert max(families.values()) == 1, families.most_common(3)
+        stems = Counter(" ".join(q["stem_markdown"].lower().split()) for q in document["questions"])
+        assert max(stems.values()) == 1, stems.most_common(2)
+
+
+def test_a_custom_exam_gets_the_whole_split_it_asked_for(week: Week) -> None:
+    mix = Counter(week.records[q["id"]].content.difficulty.value for q in week.exam["questions"])
+    assert mix == {"Easy": 27, "Medium": 45, "Hard": 18}
+
+
+def test_the_week_is_a_week(week: Week) -> None:
+    dates = [p["date"] for p in week.papers]
+    assert dates == [(FIRST + dt.timedelta(days=k)).isoformat() for k in range(DAYS)]
+    assert len({q["id"] for p in week.papers for q in p["questions"]}) == DAYS * 180  # cooldown

@@ -27,7 +27,7 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy core kb pipeline site_builder flows api_stub bench scripts
+	$(BIN)/mypy core kb pipeline site_builder flows api_stub bench scripts tests
 
 format: $(STAMP)
 	$(BIN)/ruff format .

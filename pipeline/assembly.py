@@ -699,6 +699,25 @@ def _flow_without_enemies(
         c = c.without(clash)
 
 
+def _swap_candidates(index: PoolIndex, spare: NDArray[np.int64], chosen: int) -> NDArray[np.int64]:
+    """The rows a key swap can bring in, best first: per (cell, key) the best row of each
+    conflict group, and of those the best 2 × chosen + 1 (the chosen questions block at most
+    that many groups and near-duplicate groups, so one always stays free if any can)."""
+    if not len(spare):
+        return spare
+    ck = index.cell[spare] * len(OPTION_KEYS) + index.key[spare]
+    group = index.group[spare]
+    position = np.arange(len(spare))
+    order = np.lexsort((position, group, ck))
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = (ck[order][1:] != ck[order][:-1]) | (group[order][1:] != group[order][:-1])
+    best = order[first]
+    best = best[np.lexsort((best, ck[best]))]
+    starts = np.flatnonzero(np.r_[True, ck[best][1:] != ck[best][:-1]])
+    rank = position[: len(best)] - np.repeat(starts, np.diff(np.r_[starts, len(best)]))
+    return spare[np.sort(best[rank <= 2 * chosen])]
+
+
 def _balanced_keys(
     index: PoolIndex,
     chosen: list[int],
@@ -988,12 +1007,17 @@ def assemble_paper(
             )
             continue
         chosen = [c.rows[i] for i in choice.chosen]
-        spare = np.flatnonzero(plan.eligible & (index.subject == SUBJECTS.index(s)))
-        spare = spare[~taken[index.group[spare]] & ~taken_enemies[index.enemy[spare]]]
-        spare = spare[np.argsort(plan.priority[spare])]
-        balanced = _balanced_keys(
-            index, chosen, spare.tolist(), plan.priority, blueprint.answer_keys_per_letter
-        )
+        lo, hi = blueprint.answer_keys_per_letter
+        keys = np.bincount(index.key[chosen], minlength=len(OPTION_KEYS))
+        balanced: list[int] | None = chosen
+        if keys.min() < lo or keys.max() > hi:
+            # Swaps stay within the chosen questions' cells: only those rows can come in.
+            in_cells = np.flatnonzero(plan.eligible & np.isin(index.cell, index.cell[chosen]))
+            spare = in_cells[~taken[index.group[in_cells]] & ~taken_enemies[index.enemy[in_cells]]]
+            spare = _swap_candidates(index, spare[np.argsort(plan.priority[spare])], len(chosen))
+            balanced = _balanced_keys(
+                index, chosen, spare.tolist(), plan.priority, blueprint.answer_keys_per_letter
+            )
         if balanced is None:
             shortfall.update(_key_shortfall(index, s, chosen, blueprint.answer_keys_per_letter))
         else:

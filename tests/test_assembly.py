@@ -247,7 +247,7 @@ def test_an_empty_pool_is_short_of_every_question(blueprint: Blueprint) -> None:
     outcome = assemble_paper(empty, daily_request(blueprint, DAY), blueprint)
     assert isinstance(outcome, Shortfall) and outcome.total == 180
     for s in Subject:
-        per_unit = Counter()
+        per_unit: Counter[str] = Counter()
         for (subject, _, unit), n in outcome.cells.items():
             if subject == s:
                 per_unit[unit] += n

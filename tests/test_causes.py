@@ -40,7 +40,7 @@ def test_each_case_has_its_key_and_only_hard_cells_get_them(
     kb: KnowledgeBase, syllabus: Syllabus
 ) -> None:
     drafts = _drafts(kb, syllabus)
-    cases = Counter()
+    cases: Counter[int] = Counter()
     for d in drafts:
         c = d.content
         case = int(dict(d.provenance.params)["case"])

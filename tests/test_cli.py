@@ -53,7 +53,7 @@ def test_pool_fill_per_unit_tops_up_each_unit(
     assert set(pool["subject"]) == {"Chemistry"}
     per_unit = pool.group_by("unit_id", "difficulty").len()
     assert per_unit.height >= 40  # most of the 20 units at all three difficulties
-    assert per_unit["len"].max() <= 3
+    assert max(per_unit["len"].to_list()) <= 3
     assert main(["pool", "fill", "--subject", "Chemistry", "--per-unit", "--per-cell", "3"]) == 0
     with open_warehouse(Settings(home=tmp_path).warehouse_path) as wh:
         assert wh.count("questions") == pool.height  # a full pool adds nothing
@@ -103,7 +103,10 @@ def test_serve_schedules_the_nightly_in_the_exam_timezone(tmp_path: Path) -> Non
 
     settings = Settings(home=tmp_path, nightly_cron="15 0 * * *")
     nightly, ingest = deployments(settings)
-    (schedule,) = nightly.schedules
+    from prefect.client.schemas.schedules import CronSchedule
+
+    (schedule,) = nightly.schedules or []
+    assert isinstance(schedule.schedule, CronSchedule)
     assert schedule.schedule.cron == "15 0 * * *"
     assert schedule.schedule.timezone == "Asia/Kolkata"
     assert nightly.concurrency_limit == 1

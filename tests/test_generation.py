@@ -68,7 +68,8 @@ def test_disagreement_is_a_named_rejection(syllabus: Syllabus, choice, confidenc
     key = draft.content.correct_key
     picked = {"key": key, "wrong": "A" if key != "A" else "B", None: None}[choice]
     attempt, question = judged(
-        draft, SolverAnswer(solver="s", choice=picked, confidence=confidence)
+        draft,
+        SolverAnswer.model_validate({"solver": "s", "choice": picked, "confidence": confidence}),
     )
     assert question is None
     assert attempt.verdict is Verdict.REJECTED
@@ -143,7 +144,7 @@ def test_fact_questions_are_mostly_confirmed(
 
 def test_fact_distractors_are_never_true(kb: KnowledgeBase, syllabus: Syllabus) -> None:
     for table in kb.fact_tables:
-        for draft in islice(fact_drafts(table, "Easy", kb, syllabus), 10):
+        for draft in islice(fact_drafts(table, Difficulty.EASY, kb, syllabus), 10):
             entity = dict(draft.provenance.params)["key"].split("|")[0]
             c = draft.content
             for o in c.options:
@@ -169,7 +170,7 @@ def test_odd_pair_questions_have_exactly_one_false_pair(
 
 def test_the_drafter_mixes_templates_in_a_cell(kb: KnowledgeBase, syllabus: Syllabus) -> None:
     drafter = OfflineDrafter(syllabus, kb, TEMPLATES)
-    first = list(islice(drafter.drafts(Subject.PHYSICS, "Medium", {}), 12))
+    first = list(islice(drafter.drafts(Subject.PHYSICS, Difficulty.MEDIUM, {}), 12))
     assert len({d.provenance.template_id for d in first}) >= 5
 
 

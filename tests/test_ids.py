@@ -24,15 +24,17 @@ TAG = SyllabusTag(
 
 
 def content(options=("1", "2", "3", "4"), key="B", stem="What is $x$?") -> QuestionContent:
-    return QuestionContent(
-        tag=TAG,
-        difficulty=Difficulty.EASY,
-        difficulty_reason="r",
-        format=QuestionFormat.NUMERICAL,
-        stem_markdown=stem,
-        options=tuple(Option(key=k, text=t) for k, t in zip("ABCD", options, strict=True)),
-        correct_key=key,
-        explanation_markdown="because",
+    return QuestionContent.model_validate(
+        {
+            "tag": TAG,
+            "difficulty": Difficulty.EASY,
+            "difficulty_reason": "r",
+            "format": QuestionFormat.NUMERICAL,
+            "stem_markdown": stem,
+            "options": [{"key": k, "text": t} for k, t in zip("ABCD", options, strict=True)],
+            "correct_key": key,
+            "explanation_markdown": "because",
+        }
     )
 
 
@@ -73,7 +75,8 @@ def test_options_must_be_distinct_and_keyed_in_order() -> None:
             **{
                 **content().model_dump(),
                 "options": tuple(
-                    Option(key=k, text=t) for k, t in zip("BACD", "1234", strict=True)
+                    Option.model_validate({"key": k, "text": t})
+                    for k, t in zip("BACD", "1234", strict=True)
                 ),
             }
         )

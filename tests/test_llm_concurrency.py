@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import SecretStr
 
 import pipeline.pool as pool_module
 from core.records import Difficulty, SolverAnswer, SolverView, Subject, Verdict
@@ -37,6 +38,8 @@ from tests.fake_openai import (
 from tests.test_openai_generation import PROMPTS, drafter_for, pick_text, reply
 
 PHYSICS_UNIT = (Subject.PHYSICS, Difficulty.EASY, "phy-u07")
+# A unit cell and a whole-subject cell in one fill: fill_pool takes either kind of key.
+MIXED_CELLS: dict[Any, int] = {PHYSICS_UNIT: 8, (Subject.CHEMISTRY, Difficulty.HARD): 8}
 NEVER = 10**9  # a FakeModel rate that never fires
 
 
@@ -77,7 +80,7 @@ def openai_services(home: Path, server: FakeOpenAI, concurrency: int) -> Service
             home=home,
             llm="openai",
             openai_base_url=server.base_url,
-            openai_api_key="test",
+            openai_api_key=SecretStr("test"),
             openai_max_retries=0,
             llm_concurrency=concurrency,
         )
@@ -130,7 +133,7 @@ def test_calls_run_at_once_up_to_the_concurrency_and_never_more(tmp_path: Path) 
                 wh,
                 services.drafter,
                 services.solver,
-                {PHYSICS_UNIT: 8, (Subject.CHEMISTRY, Difficulty.HARD): 8},
+                MIXED_CELLS,
                 concurrency=services.concurrency,
             )
             stored = wh.count("questions")
@@ -392,7 +395,11 @@ def test_unanswered_means_no_reply_came(answer: SolverAnswer, outcome: str | Non
 def test_services_carry_the_concurrency(tmp_path: Path) -> None:
     assert build_services(Settings(home=tmp_path, llm_concurrency=16)).concurrency == 1
     settings = Settings(
-        home=tmp_path, llm="openai", openai_api_key="k", llm_concurrency=16, openai_base_url=None
+        home=tmp_path,
+        llm="openai",
+        openai_api_key=SecretStr("k"),
+        llm_concurrency=16,
+        openai_base_url=None,
     )
     services = build_services(settings)
     assert services.concurrency == 16

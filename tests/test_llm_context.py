@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import SecretStr
+
 from core.records import Difficulty, Subject
 from core.settings import Settings
 from core.warehouse import open_warehouse
@@ -82,7 +84,7 @@ def test_services_draft_from_the_store_once_it_holds_chunks(tmp_path: Path) -> N
             home=tmp_path,
             llm="openai",
             openai_base_url=server.base_url,
-            openai_api_key="test",
+            openai_api_key=SecretStr("test"),
             openai_max_retries=0,
             llm_concurrency=4,
         )

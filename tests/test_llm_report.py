@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from pydantic import SecretStr
 
 from core.records import Verdict
 from core.settings import Settings
@@ -41,7 +42,7 @@ def night(
             home=tmp_path_factory.mktemp("home"),
             llm="openai",
             openai_base_url=server.base_url,
-            openai_api_key="test",
+            openai_api_key=SecretStr("test"),
             openai_max_retries=0,
             llm_concurrency=8,
         )

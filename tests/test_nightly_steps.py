@@ -68,7 +68,7 @@ def test_the_report_covers_steps_generation_coverage_and_blueprints(week) -> Non
 def test_the_outbox_takes_verified_questions_and_refuses_the_rest(
     tmp_path: Path, services: Services
 ) -> None:
-    draft = next(services.drafter.drafts(Subject.PHYSICS, "Easy", {}))
+    draft = next(services.drafter.drafts(Subject.PHYSICS, Difficulty.EASY, {}))
     attempt, question = judged(draft, services.solver.solve(solver_view(draft)))
     assert question is not None
     good = OutboxEntry(question=question, attempts=(attempt,))
@@ -98,7 +98,7 @@ def test_the_outbox_takes_verified_questions_and_refuses_the_rest(
 def test_an_entry_edited_after_verification_is_refused(services: Services) -> None:
     from pipeline.outbox import OutboxProblem, outbox_entry
 
-    draft = next(services.drafter.drafts(Subject.ZOOLOGY, "Easy", {}))
+    draft = next(services.drafter.drafts(Subject.ZOOLOGY, Difficulty.EASY, {}))
     attempt, question = judged(draft, services.solver.solve(solver_view(draft)))
     assert question is not None
     edited = question.model_copy(

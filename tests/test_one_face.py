@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import SecretStr
 
 from api_stub.app import create_app
 from api_stub.runner import JobRunner
@@ -43,7 +44,7 @@ class Week:
 @pytest.fixture(scope="module")
 def week(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Week]:
     home = tmp_path_factory.mktemp("face")
-    settings = Settings(home=home, api_keys="k-face")
+    settings = Settings(home=home, api_keys=(SecretStr("k-face"),))
     services = build_services(settings)
     for k in range(DAYS):
         run_nightly(services, FIRST + dt.timedelta(days=k), call=call_directly)

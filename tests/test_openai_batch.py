@@ -482,7 +482,7 @@ def test_the_nightly_step_asks_for_what_the_date_s_paper_lacks(
         report = batch_fill_step(services, day)
         assert report is not None and [r.stage for r in report.submitted] == ["drafts"]
         [batch_id] = fake.batch_ids("drafts")
-        asked = Counter()
+        asked: Counter[tuple[Subject, Difficulty, str]] = Counter()
         for line in fake.input_lines(batch_id):
             _, topic_id, difficulty, _, _ = line["custom_id"].split(":")
             topic = syllabus.topic(topic_id)

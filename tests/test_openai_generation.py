@@ -15,6 +15,7 @@ from typing import Any
 
 import openai
 import pytest
+from pydantic import SecretStr
 
 from core.ids import question_id
 from core.records import (
@@ -776,7 +777,7 @@ class Scenario:
             if kind == "refusal":
                 return chat_completion(None, refusal="I won't.")
             if "Format: numerical" in text:
-                stem = f"Q{n} ({kind}). " + NUMERICAL["stem_markdown"]
+                stem = f"Q{n} ({kind}). {NUMERICAL['stem_markdown']}"
                 fields = {**NUMERICAL, "stem_markdown": stem, "context_ids": ids}
                 key_text = NUMERICAL["options"][0]
             else:
@@ -813,7 +814,7 @@ def test_end_to_end_only_verified_drafts_are_stored(tmp_path: Path) -> None:
             home=tmp_path / "home",
             llm="openai",
             openai_base_url=server.base_url,
-            openai_api_key="test",
+            openai_api_key=SecretStr("test"),
             openai_max_retries=0,
             openai_draft_model="draft-model",
             openai_solver_model="solver-model",
@@ -869,7 +870,7 @@ def test_the_client_builder_sets_retries_and_timeout() -> None:
     from flows.kb_services import openai_client
 
     client = openai_client(
-        Settings(openai_api_key="k", openai_timeout_seconds=7.5, openai_max_retries=5)
+        Settings(openai_api_key=SecretStr("k"), openai_timeout_seconds=7.5, openai_max_retries=5)
     )
     assert isinstance(client, openai.OpenAI)
     assert (client.timeout, client.max_retries) == (7.5, 5)

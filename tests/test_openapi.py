@@ -37,6 +37,7 @@ from pipeline.solver import OfflineSolver
 from pipeline.templates import TEMPLATES, TEMPLATES_BY_ID
 from site_builder.documents import (
     API_PREFIX,
+    WithdrawalRow,
     daily_index_document,
     exam_key,
     json_bytes,
@@ -136,7 +137,9 @@ def tree(
         withdrawals = wh.con.execute(
             "SELECT question_id, reason, withdrawn_at FROM withdrawals"
         ).fetchall()
-    rows_as_data = [{"question_id": a, "reason": b, "withdrawn_at": c} for a, b, c in withdrawals]
+    rows_as_data = [
+        WithdrawalRow(question_id=a, reason=b, withdrawn_at=c) for a, b, c in withdrawals
+    ]
     for key, data in static_documents(syllabus, DATES, rows_as_data).items():
         store.put(key, data)
     return store, {"exam": exam, "practice": practice}

@@ -16,6 +16,7 @@ from typing import Any
 import jsonschema
 import pytest
 from fastapi.testclient import TestClient
+from pydantic import SecretStr
 
 from api_stub.app import create_app
 from api_stub.limits import key_id
@@ -61,7 +62,7 @@ def pool_questions(tmp_path_factory: pytest.TempPathFactory) -> list[Any]:
 
 def worker_services(home: Path, **overrides: Any) -> Services:
     """The module's services with this test's settings and an empty store under home."""
-    settings = Settings(home=home, api_keys=f"{KEY},k-test-2", **overrides)
+    settings = Settings(home=home, api_keys=(SecretStr(KEY), SecretStr("k-test-2")), **overrides)
     return dataclasses.replace(BASE[0], settings=settings, store=object_store(settings))
 
 

@@ -23,6 +23,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from pydantic import SecretStr
 from schemathesis import BaseSchema, Case, GenerationMode
 from schemathesis.checks import (  # the OpenAPI checks are registered lazily, by name
     content_type_conformance,
@@ -104,7 +105,7 @@ class Worker:
 def worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Worker]:
     config = Settings(
         home=tmp_path_factory.mktemp("fuzz") / "home",
-        api_keys=",".join(KEYS),
+        api_keys=tuple(SecretStr(k) for k in KEYS),
         rate_limit_per_minute=1_000_000,
         rate_limit_burst=1_000_000,
         worker_queue_limit=1_000,  # the daily quota, not the queue, bounds what the fuzz generates

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import shutil
@@ -53,6 +54,17 @@ def validate_key(key: str) -> str:
 
 _CREATE_NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL
 STAGING_PREFIX = ".staging-"
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    """Every byte of data to fd, or OSError: os.write may write less than asked (a disk that
+    fills part-way), and a short file must never be taken for a whole one."""
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        if written <= 0:  # a device that takes nothing and reports no error
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        view = view[written:]
 
 
 def _fresh_staging_dir(directory: str) -> str:
@@ -114,55 +126,67 @@ class LocalObjectStore:
     def put_new(self, items: Iterable[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
         """Write the keys that do not exist yet; return the items whose keys already did.
 
-        Files are written whole and not fsynced (0.64 ms against about 0.1 ms per small file
-        here): call `flush` once after a bulk write, before recording it anywhere.
-        - Into an existing directory, each file is a temp file, then a no-clobber link.
-        - Into a directory that does not exist yet (a first, full export), files are created
-          straight into a hidden staging directory, made durable with one sync, and the
-          directory is renamed into place: one directory operation per file instead of three,
-          and readers see no file or every file.
+        A file becomes visible only once every byte of it is written and on disk: a full disk
+        or a crash never leaves a short file under a key. Three phases, so a bulk write pays
+        for one sync, not one per file:
+        1. every file is written whole: into an existing directory as a hidden temp file;
+           into a directory that does not exist yet (a first, full export) straight into a
+           hidden staging directory (one directory operation per file instead of three);
+        2. one sync makes them all durable;
+        3. names: each temp file gets a no-clobber link (never overwrites), each staging
+           directory is renamed into place (readers see no file or every file).
+        A write that fails in phase 1 (a full disk) removes its temp files and names nothing.
+        Call `flush` after a bulk write, before recording it anywhere (the names themselves).
         Plain os calls: pathlib costs more than the writes.
         """
         present: list[tuple[str, bytes]] = []
         made: set[str] = set()
         staged: dict[str, str] = {}  # directory that did not exist -> its staging directory
+        pending: list[tuple[str, str, str]] = []  # (temp file, final path, key)
         owner = f"{os.getpid()}-{threading.get_ident()}"  # unique across processes and threads
         root = str(self.root)
-        for n, (key, data) in enumerate(items):
-            path = f"{root}/{validate_key(key)}{OBJECT_SUFFIX}"
-            parent, _, name = path.rpartition("/")
-            if parent not in made and parent not in staged:
-                if os.path.isdir(parent):
-                    made.add(parent)
+        try:
+            for n, (key, data) in enumerate(items):
+                path = f"{root}/{validate_key(key)}{OBJECT_SUFFIX}"
+                parent, _, name = path.rpartition("/")
+                if parent not in made and parent not in staged:
+                    if os.path.isdir(parent):
+                        made.add(parent)
+                    else:
+                        staged[parent] = _fresh_staging_dir(parent)
+                if parent in staged:
+                    target = f"{staged[parent]}/{name}"
                 else:
-                    staged[parent] = _fresh_staging_dir(parent)
-            if parent in staged:
+                    target = f"{parent}/.tmp-{owner}-{n}"
+                    pending.append((target, path, key))
                 try:
-                    fd = os.open(f"{staged[parent]}/{name}", _CREATE_NEW, 0o644)
-                except FileExistsError:  # the same key twice in one call
+                    fd = os.open(target, _CREATE_NEW, 0o644)
+                except FileExistsError:  # the same key twice in one staging directory
                     present.append((key, data))
                     continue
                 try:
-                    os.write(fd, data)
+                    _write_all(fd, data)
                 finally:
                     os.close(fd)
-                continue
-            tmp = f"{parent}/.tmp-{owner}-{n}"
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-            try:
-                os.write(fd, data)
-            finally:
-                os.close(fd)
+            if pending or staged:
+                os.sync()  # every file is whole on disk before a name points at it
+        except BaseException:
+            for tmp, _, _ in pending:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(tmp)
+            for staging in staged.values():
+                shutil.rmtree(staging, ignore_errors=True)
+            raise
+        for tmp, path, key in pending:
             try:
                 os.link(tmp, path)  # fails if the key exists: never overwrites
             except FileExistsError:
-                present.append((key, data))
+                with open(tmp, "rb") as fh:
+                    present.append((key, fh.read()))
             finally:
                 os.unlink(tmp)
-        if staged:
-            os.sync()  # every staged file is on disk before a name points at it
-            for parent, staging in staged.items():
-                present += self._switch_in(parent, staging)
+        for parent, staging in staged.items():
+            present += self._switch_in(parent, staging)
         return present
 
     def _switch_in(self, parent: str, staging: str) -> list[tuple[str, bytes]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -269,7 +270,10 @@ class Warehouse:
                         else question_file_bytes(Question.model_validate_json(r)),
                     )
         finally:
-            self.con.unregister("_wanted")
+            # A consumer that failed part-way (a full disk) may close the warehouse before this
+            # generator is collected: the view went with its connection.
+            with contextlib.suppress(duckdb.ConnectionException):
+                self.con.unregister("_wanted")
 
     def questions(self, ids: Sequence[str] | None = None) -> list[Question]:
         """Stored questions (all, or the given ids in the given order)."""

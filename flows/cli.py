@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import errno
 import json
 import logging
 import os
@@ -588,6 +589,40 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:
         print(f"qforge: {exc}", file=sys.stderr)
         return 2
+    except Exception as exc:
+        fault = storage_fault(exc, settings.home)
+        if fault is None:
+            raise
+        print(f"qforge {args.command}: {fault}", file=sys.stderr)
+        return 1
+
+
+# What an expected fault of the disk under QFORGE_HOME says, and what the rerun will do. Every
+# write is whole or invisible (temp file, fsync, then a name), so a rerun after the fault is
+# fixed resumes from what is there.
+_STORAGE_FAULTS = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is used up",
+    errno.EROFS: "the file system is read-only",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "operation not permitted",
+}
+_RERUN = "nothing incomplete was published; fix that and run the same command again to resume"
+
+
+def storage_fault(exc: BaseException, home: Path) -> str | None:
+    """One line for a full, read-only or forbidden disk (in exc or what caused it), else None."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, OSError) and seen.errno in _STORAGE_FAULTS:
+            where = seen.filename or f"under {home.resolve()}"
+            return f"{_STORAGE_FAULTS[seen.errno]} ({where}): {_RERUN}"
+        text = str(seen)
+        for code, what in _STORAGE_FAULTS.items():
+            if os.strerror(code) in text:  # DuckDB reports the OS error in its message
+                return f"{what} (the warehouse under {home.resolve()}): {_RERUN}"
+        seen = seen.__cause__ or seen.__context__
+    return None
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import brotli
 
 from core.records import Paper, Question
-from core.storage import ImmutableObjectError, ObjectStore
+from core.storage import ObjectStore
 from site_builder.documents import (
     DAILY_POINTER_KEY,
     daily_paper_key,
@@ -20,6 +20,7 @@ from site_builder.documents import (
     question_file,
     question_key,
 )
+from site_builder.integrity import put_published
 
 
 @dataclass(frozen=True)
@@ -27,10 +28,6 @@ class ExportReport:
     questions_written: int
     questions_unchanged: int
     paper_written: bool
-
-
-class ExportMismatchError(RuntimeError):
-    """An exported file would change: immutable keys never take different bytes."""
 
 
 # Paper files are what every student downloads each day: they also get compressed variants
@@ -106,7 +103,7 @@ def write_rendered_files(
 
     present = store.put_new(fresh())
     for key, data in present:  # there already (a killed run wrote it): it must hold the same bytes
-        _put_immutable(store, key, data, key.removeprefix(prefix))
+        put_published(store, key, data, key.removeprefix(prefix))
     exported.update(written)
     return len(written) - len(present)
 
@@ -118,13 +115,6 @@ def verify_question_files(store: ObjectStore, questions: Sequence[Question]) -> 
         for q in questions
         if (data := store.get(question_key(q.question_id))) is not None and data != question_file(q)
     ]
-
-
-def _put_immutable(store: ObjectStore, key: str, data: bytes, what: str) -> bool:
-    try:
-        return store.put_immutable(key, data)
-    except ImmutableObjectError as exc:
-        raise ExportMismatchError(f"{what}: /{key} already holds different bytes") from exc
 
 
 def export_daily_paper(
@@ -147,8 +137,8 @@ def export_daily_paper(
     data = json_bytes(paper_document(paper, paper_questions))
     # Variants before the plain file: whoever finds the paper finds its variants too.
     for suffix, encoded in compressed_variants(data).items():
-        _put_immutable(store, key + suffix, encoded, paper.exam_id)
-    paper_written = _put_immutable(store, key, data, paper.exam_id)
+        put_published(store, key + suffix, encoded, paper.exam_id)
+    paper_written = put_published(store, key, data, paper.exam_id)
     return ExportReport(written, unchanged, paper_written)
 
 

@@ -18,6 +18,7 @@ from core.render import inline_markdown_html, markdown_html
 from core.shapes import stored_question
 from core.storage import ObjectStore, validate_key
 from site_builder.documents import daily_paper_key, question_key
+from site_builder.integrity import complete_document, put_published
 
 TEMPLATES_DIR = Path(__file__).parent / "templates"
 PREVIEW_SUFFIX = ".html"
@@ -205,8 +206,9 @@ def write_previews(
 ) -> int:
     """Write a question page per question, then the paper's page; returns how many were new.
 
-    Each key is written once (`put_immutable`) and then left alone, even when the templates
-    have changed since: preview files are served as immutable, like the JSON beside them.
+    Each key is written once and then left alone, even when the templates have changed since:
+    preview files are served as immutable, like the JSON beside them. A page that is not whole
+    (cut off by a full disk) is written again.
     The paper's figures come from `questions` (the JSON document names none).
     """
     date = paper_document.get("date")
@@ -215,11 +217,18 @@ def write_previews(
     written = 0
     for q in questions:
         key = question_preview_key(q.question_id)
-        if not store.exists(key):
+        if not _whole(store, key):
             page = question_html(q, figures_for(q, key, image_key))
-            written += store.put_immutable(key, page.encode("utf-8"))
+            written += put_published(store, key, page.encode("utf-8"), q.question_id)
     key = paper_preview_key(date)
-    if not store.exists(key):
+    if not _whole(store, key):
         figures = {q.question_id: figures_for(q, key, image_key) for q in questions}
-        written += store.put_immutable(key, paper_html(paper_document, figures).encode("utf-8"))
+        page = paper_html(paper_document, figures)
+        written += put_published(store, key, page.encode("utf-8"), str(date))
     return written
+
+
+def _whole(store: ObjectStore, key: str) -> bool:
+    """The key holds a complete page (a cut-off one is written again, see integrity)."""
+    data = store.get(key)
+    return data is not None and complete_document(key, data)

@@ -111,3 +111,25 @@ def test_serve_schedules_the_nightly_in_the_exam_timezone(tmp_path: Path) -> Non
     assert schedule.schedule.timezone == "Asia/Kolkata"
     assert nightly.concurrency_limit == 1
     assert ingest.schedules == [] and ingest.parameters == {"paths": [str(settings.bundled_kb_dir)]}
+
+
+def test_an_expected_disk_fault_is_one_line_that_says_what_the_rerun_does(tmp_path: Path) -> None:
+    import errno
+
+    from flows.cli import storage_fault
+
+    full = OSError(errno.ENOSPC, "No space left on device")
+    line = storage_fault(RuntimeError("export failed").with_traceback(None), tmp_path)
+    assert line is None  # not a disk fault: the traceback stays
+    wrapped = RuntimeError("step failed")
+    wrapped.__cause__ = full
+    line = storage_fault(wrapped, tmp_path)
+    assert line is not None and line.startswith("the disk is full (under ")
+    assert "run the same command again" in line
+    denied = PermissionError(errno.EACCES, "Permission denied", "/srv/qforge/store/x")
+    assert storage_fault(denied, tmp_path) == (
+        "permission denied (/srv/qforge/store/x): nothing incomplete was published; "
+        "fix that and run the same command again to resume"
+    )
+    duck = Exception('IO Error: Could not write file "w.duckdb": No space left on device')
+    assert (storage_fault(duck, tmp_path) or "").startswith("the disk is full (the warehouse")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import json
 from pathlib import Path
 
 import brotli
@@ -19,13 +20,13 @@ from pipeline.solver import OfflineSolver
 from pipeline.templates import TEMPLATES, TEMPLATES_BY_ID
 from site_builder.documents import DAILY_POINTER_KEY, daily_paper_key, question_key
 from site_builder.export import (
-    ExportMismatchError,
     export_daily_paper,
     exported_question_ids,
     publish_daily_pointer,
     verify_question_files,
     write_question_files,
 )
+from site_builder.integrity import ExportMismatchError
 
 
 @pytest.fixture(scope="module")
@@ -113,6 +114,25 @@ def test_a_file_the_manifest_missed_is_compared_not_overwritten(tmp_path: Path, 
     write_question_files(store, questions)
     # As after a run killed between writing files and recording them: the manifest lags.
     store.put(EXPORT_MANIFEST_KEY, b"")
-    store.put(question_key(questions[0].question_id), b'{"id":"edited"}')
+    key = question_key(questions[0].question_id)
+    edited = json.loads(store.get(key) or b"") | {"stem_html": "<p>edited</p>"}
+    store.put(key, json.dumps(edited).encode())  # a whole, valid file, but other bytes
     with pytest.raises(ExportMismatchError, match=questions[0].question_id):
         write_question_files(store, questions)
+
+
+def test_a_cut_off_file_is_repaired_not_kept(tmp_path: Path, questions) -> None:
+    from site_builder.export import EXPORT_MANIFEST_KEY
+
+    store = LocalObjectStore(tmp_path)
+    export_daily_paper(store, _paper(questions), questions[:4], questions)
+    right = {k: store.get(k) for k in store.keys("api/v1/")}
+    # As a full disk left it under the old writer: the first 4,096 bytes, not a document.
+    store.put(EXPORT_MANIFEST_KEY, b"")
+    qkey = question_key(questions[1].question_id)
+    store.put(qkey, (right[qkey] or b"")[:40])
+    pkey = daily_paper_key("2026-05-01")
+    store.put(pkey, (right[pkey] or b"")[:4096])
+    store.put(pkey + ".gz", (right[pkey + ".gz"] or b"")[:100])
+    export_daily_paper(store, _paper(questions), questions[:4], questions)
+    assert {k: store.get(k) for k in store.keys("api/v1/")} == right

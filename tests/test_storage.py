@@ -46,10 +46,41 @@ def test_a_first_bulk_write_is_staged_then_switched_in(tmp_path: Path) -> None:
     items += [(f"api/v1/practice/p-{i}", str(i).encode()) for i in range(3)]  # a new directory
     items.append(("api/v1/practice/p-1", b"again"))  # the same key twice in one call
     present = store.put_new(iter(items))
-    assert present == [("api/v1/questions/q-0", b"new"), ("api/v1/practice/p-1", b"again")]
+    assert sorted(present) == [("api/v1/practice/p-1", b"again"), ("api/v1/questions/q-0", b"new")]
     assert store.get("api/v1/questions/q-0") == b"old"  # never overwritten
     assert [store.get(f"api/v1/practice/p-{i}") for i in range(3)] == [b"0", b"1", b"2"]
     assert sorted(p.name for p in (tmp_path / "api" / "v1").iterdir()) == ["practice", "questions"]
+
+
+@pytest.mark.parametrize("existing_directory", [True, False])
+def test_a_short_write_then_a_full_disk_names_no_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, existing_directory: bool
+) -> None:
+    import errno
+    import os
+
+    store = LocalObjectStore(tmp_path)
+    if existing_directory:
+        store.put("api/v1/questions/q-0", b"old")
+    real_write, room = os.write, [10]
+
+    def filling(fd: int, data: bytes) -> int:  # 10 bytes fit, then the disk is full
+        if room[0] <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        n = real_write(fd, bytes(data)[: room[0]])
+        room[0] -= n
+        return n
+
+    monkeypatch.setattr("core.storage.os.write", filling)
+    with pytest.raises(OSError, match="No space left"):
+        store.put_new([("api/v1/questions/q-1", b"0123456789abcdef")])
+    monkeypatch.setattr("core.storage.os.write", real_write)
+    assert store.get("api/v1/questions/q-1") is None  # not the 10 bytes that fitted
+    assert store.keys("api/v1/") == (["api/v1/questions/q-0"] if existing_directory else [])
+    leftovers = [p for p in tmp_path.rglob("*") if p.name.startswith(".")]
+    assert leftovers == []
+    assert store.put_new([("api/v1/questions/q-1", b"0123456789abcdef")]) == []
+    assert store.get("api/v1/questions/q-1") == b"0123456789abcdef"
 
 
 def test_a_killed_staged_write_publishes_nothing_and_is_cleared(tmp_path: Path) -> None:

@@ -1,0 +1,76 @@
+"""Whether a published file is whole, and writing immutable files so a torn one is repaired.
+
+An immutable key is never given other bytes: a valid file that differs is an error, as ever.
+But a file that is not a complete document of its key (cut off by a full disk under an older
+writer, or by a crash before writes were synced) was never valid: no client can rely on it,
+so the export replaces it with the right bytes instead of failing on every later run.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import logging
+import re
+import zlib
+
+import brotli
+
+from core.storage import ImmutableObjectError, ObjectStore
+from site_builder.documents import API_PREFIX, DAILY_POINTER_KEY
+
+log = logging.getLogger("qforge")
+
+# Documents that name their own id, by the form of their key: (pattern, field, id from name).
+_SELF_NAMED = (
+    (re.compile(rf"{API_PREFIX}/questions/(q-[0-9a-f]{{20}})"), "id", "{}"),
+    (re.compile(rf"{API_PREFIX}/exams/daily/(\d{{4}}-\d{{2}}-\d{{2}})"), "exam_id", "daily-{}"),
+    (re.compile(rf"{API_PREFIX}/exams/(exam-[0-9A-Za-z_-]+)"), "exam_id", "{}"),
+    (re.compile(rf"{API_PREFIX}/practice/(practice-[0-9A-Za-z_-]+)"), "practice_id", "{}"),
+)
+
+
+class ExportMismatchError(RuntimeError):
+    """An exported file would change: immutable keys never take different bytes."""
+
+
+def complete_document(key: str, data: bytes) -> bool:
+    """True when data is a whole document for key: it decodes, parses, and names its key."""
+    try:
+        if key.endswith(".gz"):
+            return complete_document(key.removesuffix(".gz"), gzip.decompress(data))
+        if key.endswith(".br"):
+            return complete_document(key.removesuffix(".br"), brotli.decompress(data))
+        text = data.decode("utf-8")
+    except (OSError, EOFError, zlib.error, brotli.error, UnicodeDecodeError):
+        return False
+    if key.endswith(".html"):
+        return text.rstrip().endswith("</html>")
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError:
+        return False
+    if key == DAILY_POINTER_KEY:  # a copy of the latest dated paper
+        return isinstance(document, dict) and str(document.get("exam_id")).startswith("daily-")
+    for pattern, field, form in _SELF_NAMED:
+        if found := pattern.fullmatch(key):
+            return isinstance(document, dict) and document.get(field) == form.format(found[1])
+    return True
+
+
+def put_published(store: ObjectStore, key: str, data: bytes, what: str) -> bool:
+    """Write an immutable key once; True if written (or repaired), False if already the same.
+
+    Other bytes under the key are an error when they are a complete document (they were served
+    and may be cached), and are replaced when they are not (they never were a valid file).
+    """
+    try:
+        return store.put_immutable(key, data)
+    except ImmutableObjectError as exc:
+        existing = store.get(key)
+        if existing is not None and complete_document(key, existing):
+            raise ExportMismatchError(f"{what}: /{key} already holds different bytes") from exc
+        size = len(existing or b"")
+        log.warning("export: /%s held an incomplete file (%d bytes); rewritten", key, size)
+        store.put(key, data)
+        return True

@@ -10,7 +10,7 @@ import base64
 import datetime as dt
 import hashlib
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -226,6 +226,10 @@ class S3ObjectStore:
 
     def flush(self) -> None:
         """Nothing to do: an S3 put is durable when it returns."""
+
+    def exclusive(self, name: str) -> AbstractContextManager[None]:
+        """No cross-process lock on S3: one run per QFORGE_HOME (core.runlock) is the writer."""
+        return nullcontext()
 
     def put_new(self, items: Iterable[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
         """Write the keys that do not exist yet (one request each); return the items that did."""

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
 import os
 import re
 import shutil
 import tempfile
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Protocol
 
@@ -41,6 +43,8 @@ class ObjectStore(Protocol):
     def flush(self) -> None: ...
 
     def delete(self, key: str) -> None: ...
+
+    def exclusive(self, name: str) -> AbstractContextManager[None]: ...
 
 
 def validate_key(key: str) -> str:
@@ -212,6 +216,18 @@ class LocalObjectStore:
     def flush(self) -> None:
         """Make every earlier write durable (one sync for a whole bulk write)."""
         os.sync()
+
+    @contextmanager
+    def exclusive(self, name: str) -> Iterator[None]:
+        """Hold the store's lock `name` for a read-then-write no other process may interleave
+        (the daily pointer's "never backwards"). flock: a killed holder leaves no lock."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        with open(self.root / f".lock-{validate_key(name)}", "a") as fh:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
 
     def delete(self, key: str) -> None:
         """Remove key if present (only for internal bookkeeping: published keys are immutable)."""

@@ -11,13 +11,14 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import ValidationError
 
 from core.clock import exam_today, parse_exam_date
+from core.runlock import RunLockedError, run_lock
 from core.settings import Settings
 
 if TYPE_CHECKING:  # the commands import what they use when they run: start-up stays fast
@@ -492,6 +493,16 @@ def _positive_int(text: str) -> int:
     return value
 
 
+# Commands that write the warehouse or the knowledge store take the home's run lock; the value
+# names the run for the message another run would print.
+LOCKED: dict[str, Callable[[argparse.Namespace], str | None]] = {
+    "nightly": lambda a: "nightly",
+    "pool": lambda a: f"pool {a.pool_command}",
+    "kb": lambda a: f"kb {a.kb_command}" if a.kb_command in ("ingest", "references") else None,
+    "warehouse": lambda a: "warehouse snapshot" if a.warehouse_command == "snapshot" else None,
+}
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="qforge",
@@ -585,10 +596,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"qforge: invalid settings:\n{exc}", file=sys.stderr)
         return 2
     try:
+        run = LOCKED.get(args.command, lambda _: None)(args)
+        if run is not None:  # one run per QFORGE_HOME; a second is refused at once
+            with run_lock(settings.home, run):
+                return COMMANDS[args.command](settings, args)
         return COMMANDS[args.command](settings, args)
     except ValueError as exc:
         print(f"qforge: {exc}", file=sys.stderr)
         return 2
+    except RunLockedError as exc:
+        print(f"qforge {args.command}: {exc}", file=sys.stderr)
+        return 1
     except Exception as exc:
         fault = storage_fault(exc, settings.home)
         if fault is None:

@@ -17,6 +17,7 @@ from prefect.schedules import Cron
 
 from core.clock import exam_today, parse_exam_date
 from core.records import Paper
+from core.runlock import run_lock
 from core.settings import Settings
 from flows import steps
 from flows.batch import BatchFillReport, batch_fill_step, report_lines
@@ -138,6 +139,17 @@ def run_nightly(
     """
     if days < 1:
         raise ValueError(f"days must be at least 1, got {days}")
+    with run_lock(services.settings.home, "nightly"):  # one run per home (core.runlock)
+        return _run_nightly(services, date, days, call, on_step)
+
+
+def _run_nightly(
+    services: Services,
+    date: dt.date,
+    days: int,
+    call: Call,
+    on_step: Callable[[str], None] | None,
+) -> NightlyResult:
     settings = services.settings
     started = dt.datetime.now(dt.UTC)
     seconds: dict[str, float] = {}
@@ -219,7 +231,9 @@ def nightly(
 @flow(name="ingest_kb", log_prints=True)
 def ingest_kb(paths: list[str]) -> IngestReport:
     """Ingest documents (Markdown, HTML, PDF, CNXML) into the knowledge store."""
-    return ingest_kb_task(Settings(), [Path(p) for p in paths])
+    settings = Settings()
+    with run_lock(settings.home, "kb ingest"):
+        return ingest_kb_task(settings, [Path(p) for p in paths])
 
 
 def _deployment(of: Any, **options: Any) -> RunnerDeployment:

@@ -7,11 +7,14 @@ document missing from the manifest (a crash mid-document) are removed by `repair
 
 from __future__ import annotations
 
+import fcntl
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 import lancedb
@@ -202,6 +205,7 @@ class KnowledgeStore:
     """LanceDB tables for one embedding model, plus the shared document manifest."""
 
     def __init__(self, uri: str, embedder: Embedder) -> None:
+        self.uri = str(uri)
         self.db = lancedb.connect(uri)
         self.embedder = embedder
         slug = model_slug(embedder.model_id)
@@ -250,23 +254,61 @@ class KnowledgeStore:
         if not sources:
             return
         listed = ", ".join(_sql(s) for s in sources)
-        for kind in ("figures", "chunks", DOCUMENTS):
-            self.table(kind).delete(f"source IN ({listed})")
-            self._snapshots.pop(kind, None)
+        with self._writing():
+            for kind in ("figures", "chunks", DOCUMENTS):
+                self.table(kind).delete(f"source IN ({listed})")
+                self._snapshots.pop(kind, None)
 
     def repair(self) -> int:
-        """Delete rows of documents that never reached the manifest; returns rows removed."""
-        committed = {d["doc_id"] for d in self.documents()}
+        """Delete rows of documents that never reached the manifest; returns rows removed.
+
+        Under the write lock: another process's document is written whole before it is seen.
+        """
         removed = 0
-        for kind in ("figures", "chunks"):
-            t = self.table(kind)
-            ids = set(column_values(t, "doc_id"))
-            for orphan in ids - committed:
-                before = t.count_rows()
-                t.delete(f"doc_id = {_sql(orphan)}")
-                self._snapshots.pop(kind, None)
-                removed += before - t.count_rows()
+        with self._writing():
+            self.table(DOCUMENTS).checkout_latest()
+            committed = {d["doc_id"] for d in self.documents()}
+            for kind in ("figures", "chunks"):
+                t = self.table(kind)
+                t.checkout_latest()
+                ids = set(column_values(t, "doc_id"))
+                for orphan in ids - committed:
+                    before = t.count_rows()
+                    t.delete(f"doc_id = {_sql(orphan)}")
+                    self._snapshots.pop(kind, None)
+                    removed += before - t.count_rows()
         return removed
+
+    @contextmanager
+    def _writing(self) -> Iterator[None]:
+        """Writes from every process, one at a time (a local store: flock beside the tables).
+
+        LanceDB lets two writers append the same rows (two ingests of one new file stored it
+        twice); under this lock each writer first sees the other's rows, then adds only what
+        is missing. The kernel drops the lock with a killed process.
+        """
+        if "://" in self.uri:  # an object-store URI: one writer per home (core.runlock)
+            yield
+            return
+        Path(self.uri).mkdir(parents=True, exist_ok=True)
+        with open(Path(self.uri) / ".write.lock", "a") as fh:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+
+    def _missing(self, kind: str, id_column: str, rows: list[dict[str, Any]]) -> list[Any]:
+        """Rows whose id the table (as of now, other processes' writes included) lacks."""
+        t = self.table(kind)
+        t.checkout_latest()
+        known = set(column_values(t, id_column))
+        fresh, seen = [], set()
+        for r in rows:
+            if r[id_column] not in known and r[id_column] not in seen:
+                seen.add(r[id_column])
+                fresh.append(r)
+        return fresh
 
     def write_documents(
         self,
@@ -274,19 +316,29 @@ class KnowledgeStore:
         chunks: list[dict[str, Any]],
         figures: list[dict[str, Any]],
     ) -> None:
-        """Figures, then chunks, then the manifest rows that make the documents count."""
-        if figures:
-            self.table("figures").add(
-                pa.Table.from_pylist(figures, schema=self._schemas["figures"])
-            )
-            self._fts_dirty.add("figures")
-            self._snapshots.pop("figures", None)
-        if chunks:
-            self.table("chunks").add(pa.Table.from_pylist(chunks, schema=self._schemas["chunks"]))
-            self._fts_dirty.add("chunks")
-            self._snapshots.pop("chunks", None)
-        if manifests:
-            self.table(DOCUMENTS).add(pa.Table.from_pylist(manifests, schema=DOCUMENT_SCHEMA))
+        """Figures, then chunks, then the manifest rows that make the documents count.
+
+        A row whose id is stored already (another process ingested the same document) is not
+        added again: a document and its content are stored once.
+        """
+        with self._writing():
+            figures = self._missing("figures", "figure_id", figures)
+            chunks = self._missing("chunks", "chunk_id", chunks)
+            manifests = self._missing(DOCUMENTS, "doc_id", manifests)
+            if figures:
+                self.table("figures").add(
+                    pa.Table.from_pylist(figures, schema=self._schemas["figures"])
+                )
+                self._fts_dirty.add("figures")
+                self._snapshots.pop("figures", None)
+            if chunks:
+                self.table("chunks").add(
+                    pa.Table.from_pylist(chunks, schema=self._schemas["chunks"])
+                )
+                self._fts_dirty.add("chunks")
+                self._snapshots.pop("chunks", None)
+            if manifests:
+                self.table(DOCUMENTS).add(pa.Table.from_pylist(manifests, schema=DOCUMENT_SCHEMA))
 
     def add_references(self, rows: list[dict[str, Any]]) -> int:
         """Add reference questions not already present (by ref_id)."""
@@ -300,12 +352,12 @@ class KnowledgeStore:
         return set(column_values(self.table(kind), _META[kind][0]))
 
     def _add_new(self, kind: str, id_column: str, rows: list[dict[str, Any]]) -> int:
-        known = set(column_values(self.table(kind), id_column))
-        fresh = [r for r in rows if r[id_column] not in known]
-        if fresh:
-            self.table(kind).add(pa.Table.from_pylist(fresh, schema=self._schemas[kind]))
-            self._fts_dirty.add(kind)
-            self._snapshots.pop(kind, None)
+        with self._writing():
+            fresh = self._missing(kind, id_column, rows)
+            if fresh:
+                self.table(kind).add(pa.Table.from_pylist(fresh, schema=self._schemas[kind]))
+                self._fts_dirty.add(kind)
+                self._snapshots.pop(kind, None)
         return len(fresh)
 
     def near_duplicates(
@@ -316,25 +368,32 @@ class KnowledgeStore:
 
     # -- indexes ----------------------------------------------------------------------------
     def build_indexes(self, force: bool = False) -> None:
-        """Refresh full-text indexes of changed tables; add an IVF index once a table is large."""
+        """Refresh full-text indexes of changed tables; add an IVF index once a table is large.
+
+        Under the write lock: two processes building one index conflict in LanceDB's commit.
+        """
         self._snapshots.clear()
-        for kind in ("chunks", "figures", "references", "questions"):
-            t = self.table(kind)
-            n = t.count_rows()
-            if n == 0 or (not force and kind not in self._fts_dirty and self._has_index(t, "text")):
-                continue
-            t.create_index("text", config=FTS(), replace=True)
-            # Bitmap indexes make the prefilters of full-text search cheap.
-            for column in [
-                c for c in _META[kind] if c in (*FILTER_COLUMNS, "syllabus_status", "captioned")
-            ]:
-                t.create_index(column, config=Bitmap(), replace=True)
-            if n >= IVF_MIN_ROWS:
-                t.create_index(
-                    "vector",
-                    config=IvfFlat(distance_type="cosine", num_partitions=int(np.sqrt(n))),
-                    replace=True,
-                )
+        with self._writing():
+            for kind in ("chunks", "figures", "references", "questions"):
+                t = self.table(kind)
+                t.checkout_latest()
+                n = t.count_rows()
+                if n == 0 or (
+                    not force and kind not in self._fts_dirty and self._has_index(t, "text")
+                ):
+                    continue
+                t.create_index("text", config=FTS(), replace=True)
+                # Bitmap indexes make the prefilters of full-text search cheap.
+                for column in [
+                    c for c in _META[kind] if c in (*FILTER_COLUMNS, "syllabus_status", "captioned")
+                ]:
+                    t.create_index(column, config=Bitmap(), replace=True)
+                if n >= IVF_MIN_ROWS:
+                    t.create_index(
+                        "vector",
+                        config=IvfFlat(distance_type="cosine", num_partitions=int(np.sqrt(n))),
+                        replace=True,
+                    )
         self._fts_dirty.clear()
 
     @staticmethod

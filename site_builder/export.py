@@ -156,16 +156,21 @@ def current_pointer_date(store: ObjectStore) -> str | None:
 
 
 def publish_daily_pointer(store: ObjectStore, date: str) -> bool:
-    """Point /exams/daily at the dated paper (last step; never moves to an older date)."""
-    current = current_pointer_date(store)
-    if current is not None and current > date:
-        return False
-    dated = store.get(daily_paper_key(date))
-    if dated is None:
-        raise RuntimeError(f"no exported paper for {date}: export it before publishing")
-    for suffix in ENCODINGS:
-        variant = store.get(daily_paper_key(date) + suffix)
-        if variant is not None:
-            store.put(DAILY_POINTER_KEY + suffix, variant)
-    store.put(DAILY_POINTER_KEY, dated)
-    return True
+    """Point /exams/daily at the dated paper (last step; never moves to an older date).
+
+    The check and the writes are one step under the store's pointer lock: two publishers
+    can neither move it back nor leave the plain and compressed pointers on different dates.
+    """
+    with store.exclusive("daily-pointer"):
+        current = current_pointer_date(store)
+        if current is not None and current > date:
+            return False
+        dated = store.get(daily_paper_key(date))
+        if dated is None:
+            raise RuntimeError(f"no exported paper for {date}: export it before publishing")
+        for suffix in ENCODINGS:
+            variant = store.get(daily_paper_key(date) + suffix)
+            if variant is not None:
+                store.put(DAILY_POINTER_KEY + suffix, variant)
+        store.put(DAILY_POINTER_KEY, dated)
+        return True

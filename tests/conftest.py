@@ -50,6 +50,8 @@ SLOW_MODULES = (
     "test_llm_report.py",
     "test_docs_commands.py",
     "test_one_face.py",
+    "test_full_disk.py",
+    "test_one_run.py",
 )
 
 

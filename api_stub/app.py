@@ -6,6 +6,7 @@ limits to `api_stub.limits`, and every failure to the one error body of DESIGN.m
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as dt
 import json
@@ -36,7 +37,7 @@ from core.storage import ObjectStore, validate_key
 from pipeline.jobs import Job, acknowledgement
 from pipeline.requests import InvalidRequest, UnknownTopic, exam_order, practice_order
 from site_builder.documents import API_PREFIX, JOB_ID_PATTERN
-from site_builder.headers import ENCODING_SUFFIXES, cache_control, content_type
+from site_builder.headers import ENCODING_SUFFIXES, cache_control, content_type, encoded_base
 
 ERROR_CODES = {
     401: "unauthorized",
@@ -49,6 +50,7 @@ ERROR_CODES = {
     503: "overloaded",
 }
 NO_STORE = {"Cache-Control": "no-store"}
+POST_ONLY = (f"/{API_PREFIX}/practice/generate", f"/{API_PREFIX}/exams/generate")
 
 
 class ApiError(Exception):
@@ -90,6 +92,28 @@ def error_response(
     )
 
 
+def accepted_encodings(header: str) -> set[str]:
+    """The content codings an Accept-Encoding header allows: named with q > 0, or covered by
+    `*` with q > 0 and not refused by name (`gzip;q=0` refuses gzip)."""
+    weights: dict[str, float] = {}
+    for item in header.split(","):
+        name, _, params = item.strip().partition(";")
+        q = 1.0
+        for param in params.split(";"):
+            field, _, value = param.strip().partition("=")
+            if field.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        if name.strip():
+            weights[name.strip().lower()] = q
+    star = weights.get("*", 0.0)
+    return {
+        e for e in ENCODING_SUFFIXES.values() if weights.get(e, star if e not in weights else 0) > 0
+    }
+
+
 def create_app(
     settings: Settings,
     store: ObjectStore,
@@ -104,6 +128,9 @@ def create_app(
     now = clock or (lambda: dt.datetime.now(dt.UTC))
     keys = allowed_keys(settings)
     limiter = RateLimiter(settings.rate_limit_per_minute, settings.rate_limit_burst, monotonic)
+    guesses = RateLimiter(
+        settings.wrong_key_limit_per_minute, settings.wrong_key_limit_burst, monotonic
+    )
     quota = GenerationQuota(store, settings.daily_generation_quota, settings.timezone)
     held: dict[str, JobRunner] = {"runner": runner} if runner is not None else {}
     building = threading.Lock()
@@ -154,9 +181,23 @@ def create_app(
         return error_response(500, "internal error")
 
     def caller(request: Request) -> str:
-        """The key id of a valid API key, within its rate limit (401 / 429 otherwise)."""
+        """The key id of a valid API key, within its rate limit (401 / 429 otherwise).
+
+        Wrong keys are counted per client address: past the allowance, that address gets 429
+        before its keys are even looked at, so keys cannot be guessed at speed.
+        """
+        address = request.client.host if request.client else "unknown"
+        wait = guesses.wait(address)
+        if wait:
+            raise ApiError(
+                429,
+                "too many requests with a wrong API key from this address",
+                headers={"Retry-After": str(wait)},
+            )
         token = bearer_token(request.headers.get("authorization"))
         if token is None or token not in keys:
+            with contextlib.suppress(LimitExceeded):
+                guesses.take(address)
             raise ApiError(
                 401,
                 "missing or unknown API key: send `Authorization: Bearer <key>`"
@@ -189,6 +230,8 @@ def create_app(
             return json.loads(raw)
         except (ValueError, UnicodeDecodeError) as exc:
             raise ApiError(422, f"the body is not valid JSON: {exc}") from exc
+        except RecursionError as exc:  # JSON nested deeper than any request body needs
+            raise ApiError(422, "the body is nested too deeply to be a request") from exc
 
     def accepted(job: Job) -> JSONResponse:
         return JSONResponse(
@@ -238,6 +281,11 @@ def create_app(
         job = await run_in_threadpool(submitted, run, key)
         return accepted(job)
 
+    @app.api_route(POST_ONLY[0], methods=["GET", "HEAD", "PUT", "PATCH", "DELETE"])
+    @app.api_route(POST_ONLY[1], methods=["GET", "HEAD", "PUT", "PATCH", "DELETE"])
+    def post_only(request: Request) -> Response:
+        raise StarletteHTTPException(405, headers={"Allow": "POST"})
+
     job_id_pattern = re.compile(JOB_ID_PATTERN)
 
     @app.get(f"/{API_PREFIX}/jobs/{{job_id}}")
@@ -253,15 +301,19 @@ def create_app(
         key = f"{API_PREFIX}/{path}".rstrip("/")
         try:
             data = store.get(validate_key(key))
-        except ValueError:
+        except ValueError:  # not a key's shape (a part too long, a dot file, …): no such file
             data = None
         if data is None:
             what = "question" if path.startswith("questions/") else "resource"
-            raise StarletteHTTPException(404, f"no {what} at /{key}")
+            raise StarletteHTTPException(404, f"no {what} at /{key[:200]}")
         headers = {"Cache-Control": cache_control(key, settings.timezone, now())}
-        accepted_encodings = request.headers.get("accept-encoding", "")
+        _, encoding = encoded_base(key)
+        if encoding is not None:  # a variant asked for by its own URL, as the bucket serves it
+            headers["Content-Encoding"] = encoding
+            return Response(data, media_type=content_type(key), headers=headers)
+        wanted = accepted_encodings(request.headers.get("accept-encoding", ""))
         for suffix, encoding in ENCODING_SUFFIXES.items():
-            if encoding in accepted_encodings and (variant := store.get(key + suffix)) is not None:
+            if encoding in wanted and (variant := store.get(key + suffix)) is not None:
                 data = variant  # the same document, compressed: what a CDN would pick
                 headers["Content-Encoding"] = encoding
                 break

@@ -76,6 +76,16 @@ class RateLimiter:
         self._buckets: dict[str, _Bucket] = {}
         self._lock = threading.Lock()
 
+    def wait(self, key: str) -> int:
+        """Seconds until key has a request to spend (0: it has one now); spends nothing."""
+        now = self.clock()
+        with self._lock:
+            b = self._buckets.get(key)
+            if b is None:
+                return 0
+            tokens = min(float(self.burst), b.tokens + (now - b.updated) * self.rate)
+            return 0 if tokens >= 1 else max(1, math.ceil((1 - tokens) / self.rate))
+
     def take(self, key: str) -> None:
         """Spend one request of key's allowance, or raise LimitExceeded."""
         now = self.clock()

@@ -98,6 +98,12 @@ class Settings(BaseSettings):
     )
     rate_limit_per_minute: int = Field(default=120, ge=1, description="Requests per key.")
     rate_limit_burst: int = Field(default=30, ge=1, description="Requests a key may send at once.")
+    wrong_key_limit_per_minute: int = Field(
+        default=10, ge=1, description="Requests with a missing or wrong key per client address."
+    )
+    wrong_key_limit_burst: int = Field(
+        default=20, ge=1, description="Wrong-key requests a client address may send at once."
+    )
     daily_generation_quota: int = Field(
         default=200, ge=0, description="Questions a key may have generated per day (Asia/Kolkata)."
     )

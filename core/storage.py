@@ -15,7 +15,8 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Protocol
 
-_KEY_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+# A part of at most 200 characters: every file system here takes 255, with room for the suffix.
+_KEY_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
 # Every object file ends in this suffix and no key part may, so the key `a` (file `a.obj`) and
 # the key `a/b` (directory `a/`) never collide on disk.
 OBJECT_SUFFIX = ".obj"

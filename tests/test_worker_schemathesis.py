@@ -108,6 +108,9 @@ def worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Worker]:
         api_keys=tuple(SecretStr(k) for k in KEYS),
         rate_limit_per_minute=1_000_000,
         rate_limit_burst=1_000_000,
+        # The fuzz sends wrong keys by the thousand from one address: not a guesser to stop.
+        wrong_key_limit_per_minute=1_000_000,
+        wrong_key_limit_burst=1_000_000,
         worker_queue_limit=1_000,  # the daily quota, not the queue, bounds what the fuzz generates
     )
     services = build_services(config)

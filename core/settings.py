@@ -98,6 +98,12 @@ class Settings(BaseSettings):
     )
     rate_limit_per_minute: int = Field(default=120, ge=1, description="Requests per key.")
     rate_limit_burst: int = Field(default=30, ge=1, description="Requests a key may send at once.")
+    kb_max_chunks_per_document: int = Field(
+        default=1000,
+        ge=1,
+        description="Chunks one ingested document may add (after dropping repeats); the rest "
+        "are left out, with a warning.",
+    )
     wrong_key_limit_per_minute: int = Field(
         default=10, ge=1, description="Requests with a missing or wrong key per client address."
     )

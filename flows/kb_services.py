@@ -70,6 +70,7 @@ def build_ingestor(settings: Settings) -> Ingestor:
         syllabus=syllabus,
         topics=TopicIndex.build(syllabus, embedder, topic_examples(settings)),
         captioner=captioner,
+        max_chunks_per_document=settings.kb_max_chunks_per_document,
     )
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
+import random
 import shutil
 from pathlib import Path
 
@@ -15,6 +17,7 @@ from kb.references import ReferenceFileError, parse_references, reference_rows
 from kb.store import KnowledgeStore
 from kb.syllabus import Syllabus
 from kb.tagging import TopicIndex
+from tests.conftest import DATA_DIR
 from tests.pdf_fixture import pdf_bytes
 
 FIXTURES = REPO_ROOT / "tests" / "fixtures" / "kb"
@@ -315,3 +318,30 @@ def test_stored_questions_are_indexed_for_near_duplicate_checks(
     assert ks.near_duplicates("questions", "Which hormone lowers blood sugar?", 0.9) == []
     hits = ks.search("questions", "kinetic energy", filters={"topic_id": "phy-kinetic-energy"})
     assert hits and all(h.topic_id == "phy-kinetic-energy" for h in hits)
+
+
+def test_a_file_of_one_repeated_line_cannot_flood_the_store(ingestor: Ingestor, docs: Path) -> None:
+    # About 5 MB of one line: before, 2,426 near-identical chunks took every vector hit.
+    line = "The quick study of photosynthesis repeats itself on every page of this file. "
+    (docs / "flood.md").write_text(
+        "---\nsubject: Botany\ntitle: Flood\n---\n# Flood\n\n" + (line * 60 + "\n\n") * 1100,
+        encoding="utf-8",
+    )
+    # A long document of distinct paragraphs: words of the bundled notes, shuffled.
+    words = " ".join(p.read_text() for p in sorted(DATA_DIR.glob("kb/chunks/phy-*.md"))).split()
+    rng = random.Random(7)
+    paragraphs = [" ".join(rng.sample(words, 250)) for _ in range(40)]
+    (docs / "mixed.md").write_text(
+        "---\nsubject: Physics\ntitle: Mixed\n---\n# Mixed\n\n" + "\n\n".join(paragraphs),
+        encoding="utf-8",
+    )
+    capped = dataclasses.replace(ingestor, max_chunks_per_document=5)
+    report = capped.ingest([docs / "flood.md", docs / "mixed.md", docs / "lens.md"])
+    flood, mixed, _ = report.files
+    assert flood.status == "ingested" and flood.chunks <= 2 and flood.dropped_duplicates > 100
+    assert mixed.chunks == 5 and mixed.dropped_over_cap > 0
+    assert any("QFORGE_KB_MAX_CHUNKS_PER_DOCUMENT" in w for w in mixed.warnings)
+    assert "duplicate and" in report.lines()[-1] and "over-cap chunks" in report.lines()[-1]
+    hits = capped.kstore.search("chunks", "image distance of a thin lens", k=8, mode="vector")
+    assert sum("flood.md" in h.source for h in hits) <= 2
+    assert any("lens.md" in h.source for h in hits)

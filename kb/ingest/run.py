@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
+import numpy as np
+
 from core.ids import digest
 from core.providers import Embedder
 from core.storage import ObjectStore
@@ -29,6 +31,10 @@ from kb.tagging import Tag, TopicIndex, front_matter_tag, similarity_tags, subje
 FIGURE_PREFIX = "kb/figures"
 # Rows are written to LanceDB in batches of about this many chunks (each write is a new version).
 BATCH_CHUNKS = 2000
+# Two chunks of one document at least this cosine-similar say the same thing (a repeated
+# boilerplate page, a file of one line over and over): the later one is dropped.
+NEAR_DUPLICATE_CHUNK = 0.97
+DEFAULT_MAX_CHUNKS_PER_DOCUMENT = 1000
 DEFAULT_LICENCE = "unknown"
 
 
@@ -45,6 +51,8 @@ class FileResult:
     chunks: int = 0
     figures: int = 0
     uncaptioned: int = 0
+    dropped_duplicates: int = 0  # exact or near-duplicate chunks of the same document
+    dropped_over_cap: int = 0  # chunks past the per-document cap
     error: str | None = None
     warnings: list[str] = field(default_factory=list)
 
@@ -73,6 +81,14 @@ class IngestReport:
         return sum(f.chunks for f in self.files)
 
     @property
+    def dropped_duplicates(self) -> int:
+        return sum(f.dropped_duplicates for f in self.files)
+
+    @property
+    def dropped_over_cap(self) -> int:
+        return sum(f.dropped_over_cap for f in self.files)
+
+    @property
     def chunks_per_second(self) -> float:
         return self.chunks / self.seconds if self.seconds else 0.0
 
@@ -92,10 +108,16 @@ class IngestReport:
                 )
             for w in f.warnings:
                 out.append(f"  warning: {f.source}: {w}")
+        dropped = (
+            f"; dropped {self.dropped_duplicates} duplicate and {self.dropped_over_cap} over-cap"
+            " chunks"
+            if self.dropped_duplicates or self.dropped_over_cap
+            else ""
+        )
         out.append(
             f"{self.count('ingested')} ingested, {self.count('unchanged')} unchanged, "
             f"{self.count('failed')} failed; {self.chunks} chunks in {self.seconds:.2f} s "
-            f"({self.chunks_per_second:.0f} chunks/s)"
+            f"({self.chunks_per_second:.0f} chunks/s){dropped}"
         )
         return out
 
@@ -145,6 +167,29 @@ def store_image(store: ObjectStore, blob: ImageBlob) -> str:
     return key
 
 
+class _Kept(list[int]):
+    """Positions of the chunks kept, and how many were left out by the cap."""
+
+    dropped_over_cap: int = 0
+
+
+def _not_near_duplicates(vectors: Any, cap: int) -> _Kept:
+    """Chunks in order, each kept unless it is a near-duplicate (cosine ≥ NEAR_DUPLICATE_CHUNK)
+    of one kept before it, and at most `cap` of them."""
+    unit = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+    kept = _Kept()
+    chosen = np.zeros((min(cap, len(unit)), unit.shape[1]), dtype=unit.dtype)
+    for i, v in enumerate(unit):
+        if kept and float((chosen[: len(kept)] @ v).max()) >= NEAR_DUPLICATE_CHUNK:
+            continue
+        if len(kept) == cap:
+            kept.dropped_over_cap += 1
+            continue
+        chosen[len(kept)] = v
+        kept.append(i)
+    return kept
+
+
 def _tag_row(tag: Tag) -> dict[str, Any]:
     return {
         "subject": tag.subject or "",
@@ -168,6 +213,7 @@ class Ingestor:
     topics: TopicIndex
     captioner: Captioner | None = None
     clock: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC)
+    max_chunks_per_document: int = DEFAULT_MAX_CHUNKS_PER_DOCUMENT
 
     def ingest(self, paths: Iterable[Path]) -> IngestReport:
         """Ingest files, skipping unchanged ones; writes go to the store in batches."""
@@ -253,10 +299,28 @@ class Ingestor:
         pieces = [
             (section, text) for section in doc.sections for text in section_chunks(section.text)
         ]
+        pieces = self._distinct(pieces, result)
         figures = [f for f in (self._figure(f, result) for f in doc.figures) if f is not None]
         texts = [f"{s.title}\n{t}" if s.title else t for s, t in pieces]
         texts += [f["text"] for f in figures]
         vectors = self.embedder.embed(texts) if texts else None
+        if vectors is not None and pieces:
+            keep = _not_near_duplicates(vectors[: len(pieces)], self.max_chunks_per_document)
+            result.dropped_duplicates += len(pieces) - len(keep) - keep.dropped_over_cap
+            result.dropped_over_cap = keep.dropped_over_cap
+            if keep.dropped_over_cap:
+                result.warnings.append(
+                    f"more than {self.max_chunks_per_document} chunks: "
+                    f"{keep.dropped_over_cap} left out (QFORGE_KB_MAX_CHUNKS_PER_DOCUMENT)"
+                )
+            rows = [*keep, *range(len(pieces), len(texts))]
+            pieces = [pieces[i] for i in keep]
+            texts = [texts[i] for i in rows]
+            vectors = vectors[rows]
+        if result.dropped_duplicates:
+            result.warnings.append(
+                f"{result.dropped_duplicates} chunk(s) repeating another of this document dropped"
+            )
         fixed = front_matter_tag(self.syllabus, meta)
         subject, unit = subject_of(meta), meta.get("unit_id")
         tags = (
@@ -322,6 +386,20 @@ class Ingestor:
             "ingested_at": self.clock().isoformat(timespec="seconds"),
         }
         return manifest, chunk_rows, figure_rows
+
+    @staticmethod
+    def _distinct(pieces: list[tuple[Any, str]], result: FileResult) -> list[tuple[Any, str]]:
+        """The document's chunks without exact repeats (same words, any case or spacing)."""
+        seen: set[str] = set()
+        out = []
+        for section, text in pieces:
+            words = " ".join(text.lower().split())
+            if words in seen:
+                result.dropped_duplicates += 1
+                continue
+            seen.add(words)
+            out.append((section, text))
+        return out
 
     def _figure(self, fig: FigureSource, result: FileResult) -> dict[str, Any] | None:
         keys = []

@@ -299,15 +299,49 @@ class Warehouse:
         rows = self.con.execute("SELECT question_id FROM questions ORDER BY question_id").fetchall()
         return [r[0] for r in rows]
 
-    def attempted_draft_ids(self) -> set[str]:
-        return {r[0] for r in self.con.execute("SELECT draft_id FROM attempts").fetchall()}
-
-    def attempt_counts(self) -> dict[str, int]:
-        """Attempts so far per template: a generator resumes its sequence where it stopped."""
+    def attempted_draft_ids(self, until: dt.datetime | None = None) -> set[str]:
+        """Drafts put to the solver (up to `until`, when given)."""
         rows = self.con.execute(
-            "SELECT template_id, count(*) FROM attempts GROUP BY template_id"
+            "SELECT draft_id FROM attempts WHERE ?::TIMESTAMPTZ IS NULL OR created_at <= ?",
+            [until, until],
+        ).fetchall()
+        return {r[0] for r in rows}
+
+    def attempt_counts(self, until: dt.datetime | None = None) -> dict[str, int]:
+        """Attempts per template (up to `until`): a generator resumes its sequence there."""
+        rows = self.con.execute(
+            "SELECT template_id, count(*) FROM attempts "
+            "WHERE ?::TIMESTAMPTZ IS NULL OR created_at <= ? GROUP BY template_id",
+            [until, until],
         ).fetchall()
         return {r[0]: int(r[1]) for r in rows}
+
+    def attempt_outcomes_since(
+        self, since: dt.datetime
+    ) -> dict[str, tuple[str, str | None, str | None]]:
+        """Per draft attempted after `since`: (template, question it became or None, reason)."""
+        rows = self.con.execute(
+            "SELECT draft_id, template_id, question_id, rejection_reason FROM attempts "
+            "WHERE created_at > ?",
+            [since],
+        ).fetchall()
+        return {draft: (template, question, reason) for draft, template, question, reason in rows}
+
+    def latest_created_at(self) -> dt.datetime:
+        """When the newest question or attempt was stored (the epoch for an empty warehouse)."""
+        rows = self.con.execute(
+            "SELECT greatest((SELECT max(created_at) FROM questions), "
+            "(SELECT max(created_at) FROM attempts))"
+        ).fetchall()
+        latest = rows[0][0]
+        return latest if latest is not None else dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+
+    def question_ids_until(self, until: dt.datetime) -> set[str]:
+        """Questions stored up to `until`."""
+        rows = self.con.execute(
+            "SELECT question_id FROM questions WHERE created_at <= ?", [until]
+        ).fetchall()
+        return {r[0] for r in rows}
 
     def pool(self) -> pl.DataFrame:
         """One row per stored question with what paper assembly needs, including past use.

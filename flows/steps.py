@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import logging
+from collections import Counter
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+import polars as pl
 
 from core.analytics import write_snapshot
 from core.records import OUTBOX_PREFIX, OutboxEntry, Paper
@@ -30,7 +34,7 @@ from pipeline.assembly import (
     stalled_cells,
 )
 from pipeline.outbox import OutboxProblem, outbox_entry
-from pipeline.pool import CellReport, UnitCell, fill_pool
+from pipeline.pool import CellReport, Resume, UnitCell, fill_pool
 from site_builder.documents import paper_document
 from site_builder.export import (
     ExportReport,
@@ -87,13 +91,45 @@ def ingest_kb_step(settings: Settings, paths: list[Path]) -> IngestReport:
 
 
 def _daily_outcome(
-    services: Services, wh: Warehouse, date: dt.date, closed: Collection[UnitCell] = ()
+    services: Services,
+    wh: Warehouse,
+    date: dt.date,
+    closed: Collection[UnitCell] = (),
+    only: Collection[str] | None = None,
 ) -> Paper | Shortfall:
-    """The date's paper from the current pool, or exactly what the pool lacks for it."""
+    """The date's paper from the current pool (or its questions in `only`), or exactly what
+    the pool lacks for it."""
     blueprint = services.blueprint
     since = wh.daily_cooldown_since(date.isoformat(), blueprint.cooldown_papers)
     request = daily_request(blueprint, date, since)
-    return assemble_paper(wh.pool(), request, blueprint, closed)
+    pool = wh.pool()
+    if only is not None:
+        pool = pool.filter(pl.col("question_id").is_in(list(only)))
+    return assemble_paper(pool, request, blueprint, closed)
+
+
+def fill_marker_key(date: dt.date) -> str:
+    return f"internal/fill/{date.isoformat()}"
+
+
+def _fill_started(services: Services, date: dt.date) -> dt.datetime | None:
+    raw = services.store.get(fill_marker_key(date))
+    return dt.datetime.fromisoformat(json.loads(raw)["since"]) if raw else None
+
+
+def _start_fill(services: Services, wh: Warehouse, date: dt.date) -> dt.datetime:
+    """Mark when the date's fill began (create-only, so a rerun finds the first run's mark).
+
+    Everything stored after it is the fill's own work, which a rerun replays, in order, instead
+    of building on: the outcome is then the same wherever a run was killed.
+    """
+    started = max(dt.datetime.now(dt.UTC), wh.latest_created_at() + dt.timedelta(microseconds=1))
+    services.store.put_new(
+        [(fill_marker_key(date), json.dumps({"since": started.isoformat()}).encode())]
+    )
+    marked = _fill_started(services, date)
+    assert marked is not None
+    return marked
 
 
 def _per_subject_and_difficulty(reports: list[CellReport]) -> tuple[CellReport, ...]:
@@ -126,13 +162,29 @@ def fill_pool_step(services: Services, date: dt.date) -> FillSummary:
     with open_warehouse(s.warehouse_path) as wh:
         if wh.paper(daily_exam_id(date)) is not None:
             return FillSummary(True, ())
-        outcome = _daily_outcome(services, wh, date)
+        # A fill killed earlier tonight is replayed from where it began, never built upon.
+        since = _fill_started(services, date)
+        view = wh.question_ids_until(since) if since else None
+        outcome = _daily_outcome(services, wh, date, only=view)
         if not isinstance(outcome, Shortfall):
             return FillSummary(False, ())
+        if since is None:
+            since = _start_fill(services, wh, date)
+            view = wh.question_ids_until(since)
+        assert view is not None
+        baseline_attempted = frozenset(wh.attempted_draft_ids(since))
+        start = wh.attempt_counts(since)
+        earlier = wh.attempt_outcomes_since(since)
+        taken: set[str] = set()  # drafts this fill has taken so far (replayed or new)
         gate = own_duplicate_gate(s, wh.questions())
         closed: set[UnitCell] = set()
         for round_ in range(FILL_ROUNDS):
             log.info("pool: round %d, short of %d questions", round_ + 1, outcome.total)
+            resume = Resume(
+                start=Counter(start) + Counter(earlier[d][0] for d in taken if d in earlier),
+                attempted=baseline_attempted | taken,
+                outcomes=earlier,
+            )
             cells = fill_pool(
                 wh,
                 services.drafter,
@@ -143,19 +195,23 @@ def fill_pool_step(services: Services, date: dt.date) -> FillSummary:
                 screens=[*reference_screens(s), gate.screen],
                 on_accept=lambda q: gate.add([q]),
                 concurrency=services.concurrency,
+                resume=resume,
             )
             reports += cells
+            for c in cells:
+                taken.update(c.drafts)
+                view |= set(c.made)
             dry = {(c.subject, c.difficulty, c.unit_id) for c in cells if c.exhausted and c.unit_id}
             if not any(c.accepted for c in cells) and dry <= closed:
                 break  # the generators have nothing more, and nowhere else to turn
             closed |= dry
-            before, outcome = outcome, _daily_outcome(services, wh, date, closed)
+            before, outcome = outcome, _daily_outcome(services, wh, date, closed, view)
             if not isinstance(outcome, Shortfall):
                 break
             stalled = stalled_cells(before, outcome) - closed
             if stalled:  # what was made there repeats the paper's templates or relations
                 closed |= stalled
-                outcome = _daily_outcome(services, wh, date, closed)
+                outcome = _daily_outcome(services, wh, date, closed, view)
                 if not isinstance(outcome, Shortfall):
                     break
     return FillSummary(False, _per_subject_and_difficulty(reports))

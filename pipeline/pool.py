@@ -87,6 +87,23 @@ class CellReport:
     reasons: Counter[str] = field(default_factory=Counter)
     exhausted: bool = False
     unsolved: int = 0
+    drafts: list[str] = field(default_factory=list)  # drafts taken, in order (not skipped ones)
+    made: list[str] = field(default_factory=list)  # the questions it counts as accepted
+
+
+@dataclass(frozen=True)
+class Resume:
+    """Where a fill interrupted earlier tonight picks up: its work so far, replayed in order.
+
+    `start` (attempts per template) and `attempted` (draft ids) are as they were when this fill
+    began; `outcomes` are the drafts solved since, each with its template, the question it
+    became (or None) and its rejection reason. A draft found there is counted as it came out,
+    not solved again, so the resumed fill walks the same sequence as one never interrupted.
+    """
+
+    start: Mapping[str, int]
+    attempted: frozenset[str]
+    outcomes: Mapping[str, tuple[str, str | None, str | None]]
 
 
 ProgressFn = Callable[[CellReport], None]
@@ -134,6 +151,7 @@ def fill_pool(
     screens: Sequence[Screen] = (),
     on_accept: Callable[[Question], None] | None = None,
     concurrency: int = 1,
+    resume: Resume | None = None,
 ) -> list[CellReport]:
     """Generate and verify until each cell's deficit is met or its generators run dry.
 
@@ -152,8 +170,9 @@ def fill_pool(
     calls and one uncommitted batch. Otherwise (the offline drafter, or `concurrency` 1) drafts
     are drafted and solved one by one, in order.
     """
-    attempted = wh.attempted_draft_ids()
-    progress = wh.attempt_counts()
+    attempted = set(resume.attempted) if resume else wh.attempted_draft_ids()
+    progress = dict(resume.start) if resume else wh.attempt_counts()
+    outcomes = resume.outcomes if resume else {}
     caller = drafter if isinstance(drafter, CallDrafter) and concurrency > 1 else None
     width = concurrency if caller else 1
     cells = [
@@ -183,6 +202,10 @@ def fill_pool(
             cell.report.skipped += 1
             return
         attempted.add(draft_id)
+        cell.report.drafts.append(draft_id)
+        if draft_id in outcomes:  # solved earlier in this interrupted fill: count it as it came
+            replayed(cell, *outcomes[draft_id][1:])
+            return
         refusal = screen_refusal(draft, screens)
         if refusal is not None:
             record(cell, screened_out(draft, refusal), None)
@@ -190,12 +213,24 @@ def fill_pool(
         cell.in_flight += 1
         running[pool.submit(solver.solve, solver_view(draft))] = (cell, draft)
 
+    def replayed(cell: _CellState, made: str | None, reason: str | None) -> None:
+        report = cell.report
+        if made is not None:
+            report.accepted += 1
+            report.made.append(made)
+            if on_accept:
+                on_accept(wh.questions([made])[0])
+        else:
+            report.rejected += 1
+            report.reasons[(reason or "").split(":")[0]] += 1
+
     def record(cell: _CellState, attempt: Attempt, question: Question | None) -> None:
         report = cell.report
         attempts.append(attempt)
         if question is not None:
             questions.append(question)
             report.accepted += 1
+            report.made.append(question.question_id)
             if on_accept:
                 on_accept(question)
         else:

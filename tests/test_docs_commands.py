@@ -45,7 +45,11 @@ SKIPPED = {
     "batch fill against a local fake Batch API",
 }
 # Inline spans that name a command in prose; the runnable form is shown elsewhere.
-NAMED_ONLY = {"qforge kb ingest": "README.md:71 shows it with paths, and that line runs"}
+NAMED_ONLY = {
+    "qforge kb ingest": "the README shows it with paths under 'The knowledge store', which runs",
+    "qforge kb references import": "the README shows it with a file under 'The knowledge "
+    "store', which runs",
+}
 # Invocations shortened with a documented flag, and why.
 SHORTENED = {
     ("qforge", "nightly"): (

@@ -29,11 +29,26 @@ from site_builder.documents import DAILY_POINTER_KEY, daily_paper_key, question_
 from site_builder.export import exported_daily_dates
 
 DATE = "2026-03-02"
-KILL_POINTS = ("qforge pool ", "new question files written", "export: dated paper")
+# Where the nightly is killed, one run after another on one home: (a log line's text, which
+# occurrence of it in that run). Four are inside fill_pool: at the start of rounds 1 and 2,
+# and part-way through each (a rerun replays the fill from where it began, so its cells log
+# again and the counts run on from there).
+KILL_POINTS = (
+    ("qforge kb ingested", 100),
+    ("qforge outbox:", 1),
+    ("qforge pool: round 1", 1),
+    ("qforge pool ", 10),
+    ("qforge pool: round 2", 1),
+    ("qforge pool ", 130),
+    ("near-duplicate index", 1),
+    ("new question files written", 1),
+    ("export: dated paper", 1),
+    ("preview pages", 1),
+)
 
 
-def _nightly(home: Path, kill_at: str | None = None) -> int:
-    """Run the nightly; with kill_at, SIGKILL it as soon as it logs a line containing that."""
+def _nightly(home: Path, kill_at: tuple[str, int] | None = None) -> int:
+    """Run the nightly; with kill_at, SIGKILL it at the n-th log line containing the text."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "flows.cli", "nightly", "--date", DATE, "--no-prefect"],
         cwd=REPO_ROOT,
@@ -43,10 +58,13 @@ def _nightly(home: Path, kill_at: str | None = None) -> int:
         text=True,
     )
     assert proc.stdout is not None
+    seen = 0
     for line in proc.stdout:
-        if kill_at is not None and kill_at in line:
-            proc.send_signal(signal.SIGKILL)
-            break
+        if kill_at is not None and kill_at[0] in line:
+            seen += 1
+            if seen == kill_at[1]:
+                proc.send_signal(signal.SIGKILL)
+                break
     proc.stdout.close()
     return proc.wait(timeout=120)
 

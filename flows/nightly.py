@@ -32,33 +32,21 @@ from site_builder.run_report import RunReport, run_report_markdown
 # (unchanged documents, drafts already solved, a paper already built, files already written),
 # which survives a killed process where a result cache would not. Steps that may call a model
 # API retry with backoff; a retry resumes where the last attempt committed.
-RETRIES = 2
 RETRY_DELAY_SECONDS: list[float] = [10, 60]
-ingest_kb_task = task(
-    name="ingest_kb",
-    cache_policy=NO_CACHE,
-    retries=RETRIES,
-    retry_delay_seconds=RETRY_DELAY_SECONDS,
-)(steps.ingest_kb_step)
-index_questions_task = task(
-    name="index_questions",
-    cache_policy=NO_CACHE,
-    retries=RETRIES,
-    retry_delay_seconds=RETRY_DELAY_SECONDS,
-)(steps.index_questions_step)
-fill_pool_task = task(
-    name="fill_pool",
-    cache_policy=NO_CACHE,
-    retries=RETRIES,
-    retry_delay_seconds=RETRY_DELAY_SECONDS,
-)(steps.fill_pool_step)
+
+
+def _model_step(name: str) -> Any:
+    """A task for a step that may call a model API: retried twice, with backoff."""
+    return task(
+        name=name, cache_policy=NO_CACHE, retries=2, retry_delay_seconds=RETRY_DELAY_SECONDS
+    )
+
+
+ingest_kb_task = _model_step("ingest_kb")(steps.ingest_kb_step)
+index_questions_task = _model_step("index_questions")(steps.index_questions_step)
+fill_pool_task = _model_step("fill_pool")(steps.fill_pool_step)
 # QFORGE_LLM_BATCH: the Batch API fill for the night after the last paper (None when off).
-batch_fill_task = task(
-    name="batch_fill",
-    cache_policy=NO_CACHE,
-    retries=RETRIES,
-    retry_delay_seconds=RETRY_DELAY_SECONDS,
-)(batch_fill_step)
+batch_fill_task = _model_step("batch_fill")(batch_fill_step)
 build_paper_task = task(name="build_daily_paper", cache_policy=NO_CACHE)(steps.build_paper_step)
 export_task = task(name="export_site", cache_policy=NO_CACHE)(steps.export_step)
 publish_task = task(name="publish", cache_policy=NO_CACHE)(steps.publish_step)

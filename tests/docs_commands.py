@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import shlex
 import textwrap
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -99,28 +100,24 @@ def expand(synopsis: str, placeholders: dict[str, str]) -> list[list[str]]:
     return [[placeholders.get(word, word) for word in shlex.split(run)] for run in runs]
 
 
-def doc_sql() -> list[DocSQL]:
-    """Every fenced ```sql block in the docs."""
-    out = []
+def _fenced(language: str) -> Iterator[tuple[str, str]]:
+    """(where, body) of every fenced block of one language in the docs, dedented."""
     for path in DOCS:
         text = path.read_text(encoding="utf-8")
         for block in _FENCE.finditer(text):
-            if block.group(2) == "sql":
+            if block.group(2) == language:
                 where = f"{path.relative_to(REPO_ROOT)}:{_line_number(text, block.start())}"
-                out.append(DocSQL(where, block.group(3).strip()))
-    return out
+                yield where, textwrap.dedent(block.group(3))
+
+
+def doc_sql() -> list[DocSQL]:
+    """Every fenced ```sql block in the docs."""
+    return [DocSQL(where, body.strip()) for where, body in _fenced("sql")]
 
 
 def doc_python() -> list[tuple[str, str]]:
     """Every fenced ```python block in the docs, dedented."""
-    out = []
-    for path in DOCS:
-        text = path.read_text(encoding="utf-8")
-        for block in _FENCE.finditer(text):
-            if block.group(2) == "python":
-                where = f"{path.relative_to(REPO_ROOT)}:{_line_number(text, block.start())}"
-                out.append((where, textwrap.dedent(block.group(3))))
-    return out
+    return list(_fenced("python"))
 
 
 def relative(path: Path) -> str:

@@ -12,6 +12,7 @@ import pytest
 from core.records import OPTION_KEYS, Difficulty, Paper, Subject
 from kb.syllabus import Syllabus
 from pipeline.assembly import (
+    POOL_COLUMNS,
     PaperRequest,
     Shortfall,
     ShortfallError,
@@ -255,24 +256,10 @@ def test_an_empty_pool_is_short_of_every_question(blueprint: Blueprint) -> None:
 
 
 def synthetic_schema() -> dict[str, Any]:
-    return {
-        "question_id": pl.String,
-        "subject": pl.String,
-        "unit_id": pl.String,
-        "topic_id": pl.String,
-        "difficulty": pl.String,
-        "format": pl.String,
-        "template_id": pl.String,
-        "family": pl.String,
-        "stem": pl.String,
-        "correct_key": pl.String,
-        "figure": pl.Boolean,
-        "near_duplicate_group": pl.String,
-        "withdrawn": pl.Boolean,
-        "times_used": pl.Int64,
-        "last_used": pl.String,
-        "last_daily": pl.String,
-    }
+    """The pool's columns, as the worker's snapshot types them (one schema, not a copy)."""
+    from pipeline.topup import SNAPSHOT_SCHEMA
+
+    return {c: SNAPSHOT_SCHEMA[c] for c in POOL_COLUMNS}
 
 
 def test_the_bundled_blueprint_covers_exactly_the_live_units_of_each_subject(

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from bench.assembly import mip_selection
 from core.records import Difficulty, Paper, Subject
 from pipeline.assembly import (
+    POOL_COLUMNS,
     PaperRequest,
     Shortfall,
     assemble_paper,
@@ -22,6 +23,7 @@ from pipeline.assembly import (
 )
 from pipeline.blueprint import Blueprint, UnitRange
 from pipeline.paper_check import violations
+from pipeline.topup import SNAPSHOT_SCHEMA
 
 CAPPABLE = ("single_correct", "match_list", "figure")  # "numerical" is never capped here
 FORMATS = ("single_correct", "match_list", "numerical")
@@ -115,24 +117,7 @@ def worlds(draw: st.DrawFn, rules: bool = False) -> World:
                 "last_daily": draw(st.sampled_from([None, None, None, *DATES[1:]])),
             }
         )
-    schema: dict[str, Any] = {
-        "question_id": pl.String,
-        "subject": pl.String,
-        "unit_id": pl.String,
-        "topic_id": pl.String,
-        "difficulty": pl.String,
-        "format": pl.String,
-        "template_id": pl.String,
-        "family": pl.String,
-        "stem": pl.String,
-        "correct_key": pl.String,
-        "figure": pl.Boolean,
-        "near_duplicate_group": pl.String,
-        "withdrawn": pl.Boolean,
-        "times_used": pl.Int64,
-        "last_used": pl.String,
-        "last_daily": pl.String,
-    }
+    schema = {c: SNAPSHOT_SCHEMA[c] for c in POOL_COLUMNS}
     pool = pl.DataFrame(rows, schema=schema).with_columns(last_used=pl.col("last_daily"))
     return World(blueprint, request, pool)
 

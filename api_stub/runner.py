@@ -82,6 +82,7 @@ from site_builder.documents import (
     url_of,
     withdrawn_questions_key,
 )
+from site_builder.integrity import refuse_live_markup
 from site_builder.s3 import mirror_keys
 from site_builder.snapshot import POOL_SNAPSHOT_KEY
 
@@ -730,6 +731,7 @@ class JobRunner:
 
         The copy exists before the job says COMPLETED; the new questions join this worker's pool.
         """
+        refuse_live_markup(document, result_id)
         self.store.put_immutable(key, json_bytes(document))
         if self.mirror:
             self.mirror([*(question_key(q.question_id) for q in new), key])

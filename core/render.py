@@ -194,3 +194,36 @@ def inline_markdown_html(text: str) -> str:
     if out.startswith("<p>") and out.endswith("</p>") and out.count("<p>") == 1:
         return out[3:-4]
     return out
+
+
+# What a Markdown renderer without a math engine would turn into live HTML: a tag opening
+# (`<` straight before a name, `/`, `!` or `?`) or a script URL, inside `$…$` as much as out of
+# it. TeX needs none of these (`a < b` with a space stays text; `\lt` exists).
+_LIVE_MARKUP = re.compile(
+    r"<[/!?]?[A-Za-z]|(?:java|vb)script\s*:|data\s*:\s*text/html", re.IGNORECASE
+)
+
+
+def live_markup(markdown_text: str) -> str | None:
+    """The first piece of live markup in published Markdown (math included), or None."""
+    found = _LIVE_MARKUP.search(markdown_text)
+    return None if found is None else markdown_text[found.start() : found.start() + 24]
+
+
+def published_markup(document: object, where: str = "") -> list[str]:
+    """Where a published document's Markdown fields hold live markup: every string under a key
+    ending in `_markdown`, and the `text` of options (the Daily question shape)."""
+    found: list[str] = []
+    if isinstance(document, dict):
+        for key, value in document.items():
+            here = f"{where}.{key}" if where else str(key)
+            if isinstance(value, str) and (key.endswith("_markdown") or key == "text"):
+                if (snippet := live_markup(value)) is not None:
+                    found.append(f"{here}: {snippet!r}")
+            else:
+                found += published_markup(value, here)
+    elif isinstance(document, list):
+        for i, item in enumerate(document):
+            label = item.get("id") if isinstance(item, dict) and "id" in item else i
+            found += published_markup(item, f"{where}[{label}]")
+    return found

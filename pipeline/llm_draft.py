@@ -36,7 +36,7 @@ from core.records import (
     Subject,
     keyed_options,
 )
-from core.render import markdown_html
+from core.render import live_markup, markdown_html
 from kb.knowledge import Chunk, KnowledgeBase
 from kb.references import ReferenceQuestion
 from kb.syllabus import Syllabus, Topic
@@ -332,17 +332,20 @@ class Rejection:
 
 _MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.DOTALL)
 _TAG = re.compile(r"<\s*[/!?]?\s*[A-Za-z]")
-_SCRIPT_URL = re.compile(r"(?:java|vb)script\s*:|data\s*:\s*text/html", re.IGNORECASE)
 _UNKNOWN_COMMAND = re.compile(r">\\[A-Za-z]+<")
 
 
 def html_problem(markdown: str) -> str | None:
-    """An HTML tag (outside math) or a script URL in Markdown, or None."""
+    """An HTML tag or a script URL in Markdown, inside math or out, or None.
+
+    The Markdown is published as it is (`stem_markdown`, options' `text`): a client that
+    renders it without a math engine must meet no live markup, even between `$` signs.
+    """
     prose = _MATH.sub(" ", markdown)
     if m := _TAG.search(prose):
         return f"tag at {prose[m.start() : m.start() + 20]!r}"
-    if m := _SCRIPT_URL.search(markdown):
-        return f"script URL {m.group(0)!r}"
+    if snippet := live_markup(markdown):
+        return f"markup at {snippet!r}"
     return None
 
 

@@ -20,7 +20,7 @@ from site_builder.documents import (
     question_file,
     question_key,
 )
-from site_builder.integrity import put_published
+from site_builder.integrity import put_published, refuse_live_markup
 
 
 @dataclass(frozen=True)
@@ -134,7 +134,9 @@ def export_daily_paper(
         raise RuntimeError(f"paper {paper.exam_id} refers to unexported questions {missing[:3]}")
     assert paper.exam_date is not None
     key = daily_paper_key(paper.exam_date)
-    data = json_bytes(paper_document(paper, paper_questions))
+    document = paper_document(paper, paper_questions)
+    refuse_live_markup(document, paper.exam_id)
+    data = json_bytes(document)
     # Variants before the plain file: whoever finds the paper finds its variants too.
     for suffix, encoded in compressed_variants(data).items():
         put_published(store, key + suffix, encoded, paper.exam_id)

@@ -13,9 +13,11 @@ import json
 import logging
 import re
 import zlib
+from typing import Any
 
 import brotli
 
+from core.render import published_markup
 from core.storage import ImmutableObjectError, ObjectStore
 from site_builder.documents import API_PREFIX, DAILY_POINTER_KEY
 
@@ -32,6 +34,19 @@ _SELF_NAMED = (
 
 class ExportMismatchError(RuntimeError):
     """An exported file would change: immutable keys never take different bytes."""
+
+
+class LiveMarkupError(RuntimeError):
+    """A document about to be published carries live markup in a Markdown field."""
+
+
+def refuse_live_markup(document: dict[str, Any], what: str) -> None:
+    """The last check before a paper, practice set or exam is published: no Markdown field
+    holds live markup (the drafts' gate refuses it; this catches what any path let through)."""
+    if problems := published_markup(document):
+        raise LiveMarkupError(
+            f"{what} would publish live markup, so it is not published: {'; '.join(problems[:3])}"
+        )
 
 
 def complete_document(key: str, data: bytes) -> bool:

@@ -261,8 +261,11 @@ class FakeModel:
         bad_every: int = 12,
         disagree_every: int = 8,
         unsure_every: int = 20,
+        markup_every: int = 0,
     ) -> None:
         self.latency = latency
+        # One draft in `markup_every` (0: none) carries live markup: inside math, out of it.
+        self.markup_every = markup_every
         self.bad_every = bad_every
         self.disagree_every = disagree_every
         self.unsure_every = unsure_every
@@ -330,6 +333,8 @@ class FakeModel:
         else:
             stem = f"Which term belongs with: {' '.join(stem_words[:14])}?"
             options = [w.capitalize() for w in option_words[:4]]
+        if self.markup_every and seed % self.markup_every == 1:
+            stem, options = _with_markup(stem, options, seed)
         with self._lock:
             self.keys[stem] = options[key]
         reply = {
@@ -361,3 +366,19 @@ class FakeModel:
             self.confirmed[stem] &= confidence > 0.5
         reply = {"working": "worked it out", "choice": letter, "confidence": confidence}
         return self._usage(body, json.dumps(reply))
+
+
+MARKUP = (
+    "$<script>alert(1)</script>$",
+    "$\\text{<img src=x onerror=alert(1)>}$",
+    "<b>bold</b>",
+    "[see](javascript:alert(1))",
+)
+
+
+def _with_markup(stem: str, options: list[str], seed: int) -> tuple[str, list[str]]:
+    """The draft with one piece of live markup, in its stem or in an option (by seed)."""
+    piece = MARKUP[seed // 7 % len(MARKUP)]
+    if seed // 29 % 2:
+        return f"{stem} {piece}", options
+    return stem, [options[0] + " " + piece, *options[1:]]

@@ -136,3 +136,34 @@ def test_a_cut_off_file_is_repaired_not_kept(tmp_path: Path, questions) -> None:
     store.put(pkey + ".gz", (right[pkey + ".gz"] or b"")[:100])
     export_daily_paper(store, _paper(questions), questions[:4], questions)
     assert {k: store.get(k) for k in store.keys("api/v1/")} == right
+
+
+def test_a_paper_with_live_markup_in_its_markdown_is_not_published(
+    tmp_path: Path, questions
+) -> None:
+    from core.render import published_markup
+    from core.shapes import daily_question
+    from site_builder.integrity import LiveMarkupError
+
+    # Whatever path let it in (the drafts' gate refuses it), the export is the last check.
+    q = questions[0]
+    c = q.content
+    hostile_option = c.options[1].model_copy(update={"text": "$\\text{<img src=x onerror=1>}$"})
+    hostile = q.model_copy(
+        update={
+            "content": c.model_copy(
+                update={
+                    "stem_markdown": c.stem_markdown + " $<script>alert(1)</script>$",
+                    "options": (c.options[0], hostile_option, *c.options[2:]),
+                }
+            )
+        }
+    )
+    store = LocalObjectStore(tmp_path)
+    paper = _paper([hostile, *questions[1:]])
+    with pytest.raises(LiveMarkupError, match="stem_markdown") as refused:
+        export_daily_paper(store, paper, [hostile, *questions[1:4]], questions)
+    assert "options" in str(refused.value)
+    assert store.get(daily_paper_key("2026-05-01")) is None
+    # The offline questions themselves carry none, in any published Markdown field.
+    assert published_markup({"questions": [daily_question(q) for q in questions]}) == []

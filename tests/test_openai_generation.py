@@ -307,6 +307,18 @@ BAD_REPLIES: dict[str, tuple[ModelReply, Reason]] = {
         ModelReply(options("Speed", "<b>Velocity</b>", "Mass", "Work")),
         Reason.HTML_IN_MARKDOWN,
     ),
+    "script_in_math": (
+        ModelReply(reply(stem_markdown="Which is a vector? $<script>alert(1)</script>$")),
+        Reason.HTML_IN_MARKDOWN,
+    ),
+    "img_in_math_text": (
+        ModelReply(options("Speed", "$\\text{<img src=x onerror=alert(1)>}$", "Mass", "Work")),
+        Reason.HTML_IN_MARKDOWN,
+    ),
+    "closing_tag_in_math": (
+        ModelReply(reply(explanation_markdown="Since $v</b>u$, velocity.")),
+        Reason.HTML_IN_MARKDOWN,
+    ),
     "script_link": (
         ModelReply(reply(explanation_markdown="See [this](javascript:alert(1)).")),
         Reason.HTML_IN_MARKDOWN,

@@ -48,6 +48,11 @@ class Settings(BaseSettings):
         default=None, ge=1, description="Tokens a run may spend on model calls; unset: no cap."
     )
     llm_concurrency: int = Field(default=8, ge=1, le=256, description="Model calls at once.")
+    offline_fallback: bool = Field(
+        default=True,
+        description="QFORGE_LLM=openai: when the model cannot fill the day's paper (faults, a "
+        "token budget, a dead provider), the offline engine fills what it can of the gap.",
+    )
     llm_batch: bool = Field(
         default=False,
         description="QFORGE_LLM=openai: fill the pool through the Batch API (half price, done "

@@ -51,7 +51,7 @@ def _cmd_nightly(settings: Settings, args: argparse.Namespace) -> int:
     _configure_prefect(settings)
     from prefect.settings import PREFECT_FLOWS_HEARTBEAT_FREQUENCY, temporary_settings
 
-    from flows.nightly import call_directly, nightly, run_nightly, step_count
+    from flows.nightly import NightlyFailed, call_directly, nightly, run_nightly, step_count
     from flows.services import build_services
 
     started = time.perf_counter()
@@ -70,17 +70,20 @@ def _cmd_nightly(settings: Settings, args: argparse.Namespace) -> int:
             bar.update(task, completed=len(started_steps), description=name)
             started_steps.append(name)
 
-        if args.no_prefect:
-            result = run_nightly(
-                build_services(settings), day, args.days, call=call_directly, on_step=on_step
-            )
-        else:
-            with temporary_settings(updates={PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}):
-                result = nightly(date=day.isoformat(), days=args.days, on_step=on_step)
+        try:
+            if args.no_prefect:
+                result = run_nightly(
+                    build_services(settings), day, args.days, call=call_directly, on_step=on_step
+                )
+            else:
+                with temporary_settings(updates={PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}):
+                    result = nightly(date=day.isoformat(), days=args.days, on_step=on_step)
+        except NightlyFailed as failed:
+            report_path = _write_report(settings, failed.date, failed.report_markdown)
+            print(f"qforge nightly: {failed}; report: {report_path}", file=sys.stderr)
+            return 1
     elapsed = time.perf_counter() - started
-    report_path = settings.home / "reports" / f"nightly-{result.date}.md"
-    report_path.parent.mkdir(parents=True, exist_ok=True)
-    report_path.write_text(result.report_markdown, encoding="utf-8")
+    report_path = _write_report(settings, result.date, result.report_markdown)
     fill = result.fill
     print()
     print(f"qforge nightly {result.date} — done in {elapsed:.1f} s")
@@ -91,6 +94,9 @@ def _cmd_nightly(settings: Settings, args: argparse.Namespace) -> int:
         f"  outbox: {result.outbox.taken} worker questions taken, "
         f"{len(result.outbox.refused)} refused"
     )
+    if fill.fallback:
+        made = sum(c.accepted for c in fill.fallback)
+        print(f"  offline fallback: the model left the paper short; the offline engine made {made}")
     if fill.skipped_because_paper_exists:
         print("  pool: paper already built; nothing generated")
     else:
@@ -115,6 +121,13 @@ def _cmd_nightly(settings: Settings, args: argparse.Namespace) -> int:
     print(f"  report: {report_path}")
     print(f"  state: {settings.home.resolve()}")
     return 0
+
+
+def _write_report(settings: Settings, date: str, markdown: str) -> Path:
+    path = settings.home / "reports" / f"nightly-{date}.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(markdown, encoding="utf-8")
+    return path
 
 
 def _prefect_server_ready(url: str) -> bool:

@@ -23,6 +23,7 @@ from flows import steps
 from flows.batch import BatchFillReport, batch_fill_step, report_lines
 from flows.services import Services, build_services
 from kb.ingest.run import IngestReport
+from pipeline.assembly import Shortfall, ShortfallError
 from pipeline.llm_usage import ModelUsage, model_usage, usage_lines, usage_markdown
 from pipeline.pool import UNSOLVED
 from site_builder.export import ExportReport
@@ -83,7 +84,7 @@ class NightlyResult:
 
     @property
     def report_markdown(self) -> str:
-        markdown = run_report_markdown(self.report)
+        markdown = run_report_markdown(self.report) + fallback_markdown(self.fill)
         if self.model_usage is not None:
             markdown += "\n" + usage_markdown(self.model_usage)
         if self.batches is not None:
@@ -155,7 +156,32 @@ def _run_nightly(
     outbox = timed("ingest_outbox", ingest_outbox_task, services)
     dates = [date + dt.timedelta(days=i) for i in range(days)]
     fills = [timed("fill_pool", fill_pool_task, services, date)]
-    papers = [timed("build_daily_paper", build_paper_task, services, date)]
+    try:
+        papers = [timed("build_daily_paper", build_paper_task, services, date)]
+    except ShortfallError as failed:
+        # No paper tonight: still report what was made, spent and missing, publish nothing.
+        attempts, coverage = steps.run_facts(settings, started)
+        usage = run_model_usage(services, fills)
+        short = Shortfall(failed.short)
+        why = _why_short(services, usage)
+        report = RunReport(
+            dates=(date.isoformat(),),
+            step_seconds=seconds,
+            attempts=attempts,
+            coverage=coverage,
+            papers=[],
+            outbox_taken=outbox.taken,
+            outbox_refused=len(outbox.refused),
+        )
+        markdown = run_report_markdown(report) + fallback_markdown(fills[0])
+        markdown += _shortfall_markdown(short, why)
+        if usage is not None:
+            markdown += "\n" + usage_markdown(usage)
+        raise NightlyFailed(
+            date.isoformat(),
+            f"no paper for {date.isoformat()}: the pool is {short.total} questions short ({why})",
+            markdown,
+        ) from failed
     timed("index_questions", index_questions_task, settings)
     exported = timed("export_site", export_task, services, papers[0])
     moved = timed("publish", publish_task, services, papers[0])
@@ -178,7 +204,9 @@ def _run_nightly(
         outbox_refused=len(outbox.refused),
     )
     fill = steps.FillSummary(
-        all(f.skipped_because_paper_exists for f in fills), tuple(c for f in fills for c in f.cells)
+        all(f.skipped_because_paper_exists for f in fills),
+        tuple(c for f in fills for c in f.cells),
+        tuple(c for f in fills for c in f.fallback),
     )
     return NightlyResult(
         date.isoformat(),
@@ -195,6 +223,58 @@ def _run_nightly(
     )
 
 
+class NightlyFailed(RuntimeError):
+    """The day's paper could not be built: what is missing and why, and the run's report.
+
+    Nothing was exported or published: the daily pointer still names the last paper.
+    """
+
+    def __init__(self, date: str, line: str, report_markdown: str) -> None:
+        self.date = date
+        self.report_markdown = report_markdown
+        super().__init__(line)
+
+
+def fallback_markdown(fill: steps.FillSummary) -> str:
+    """What the offline engine made for a model run's gap (empty when it made nothing)."""
+    if not fill.fallback:
+        return ""
+    made = sum(c.accepted for c in fill.fallback)
+    rows = "\n".join(
+        f"| {c.subject.value} | {c.difficulty.value} | {c.accepted} / {c.needed} |"
+        for c in fill.fallback
+    )
+    return (
+        "\n## Offline fallback\n\nThe model left the paper short; the offline engine made "
+        f"{made} questions (QFORGE_OFFLINE_FALLBACK).\n\n"
+        f"| subject | difficulty | made / asked |\n|---|---|---|\n{rows}\n"
+    )
+
+
+def _shortfall_markdown(short: Shortfall, why: str) -> str:
+    rows = "\n".join(
+        f"| {s.value} | {unit} | {d.value} | {n} |" for (s, d, unit), n in short.cells.items()
+    )
+    return (
+        f"\n## No paper: short of {short.total} questions\n\n{why}\n\n"
+        "Nothing was exported or published: the daily pointer still names the last paper.\n\n"
+        f"| subject | unit | difficulty | missing |\n|---|---|---|---|\n{rows}\n"
+    )
+
+
+def _why_short(services: Services, usage: ModelUsage | None) -> str:
+    stopped = getattr(services.drafter, "stopped", None) or (usage.stopped if usage else None)
+    if stopped:
+        reason = f"drafting stopped early: {stopped}"
+    elif usage is not None:
+        reason = "the model's drafts for these cells were refused or ran out"
+    else:
+        reason = "the generators for these cells ran dry"
+    if services.fallback is not None:
+        reason += "; the offline engine could not fill them either"
+    return reason
+
+
 def step_count(days: int) -> int:
     """How many steps a run with `days` takes (for progress bars)."""
     return 8 + 2 * days
@@ -207,7 +287,15 @@ def nightly(
     """Build and publish the daily paper for `date` (default: today in Asia/Kolkata)."""
     settings = Settings()
     day = parse_exam_date(date) if date else exam_today(settings.timezone)
-    result = run_nightly(build_services(settings), day, days, on_step=on_step)
+    try:
+        result = run_nightly(build_services(settings), day, days, on_step=on_step)
+    except NightlyFailed as failed:  # the report is the artifact still
+        create_markdown_artifact(
+            failed.report_markdown,
+            key="nightly-summary",
+            description=f"qforge nightly {failed.date}: no paper",
+        )
+        raise
     create_markdown_artifact(
         result.report_markdown,
         key="nightly-summary",

@@ -38,6 +38,9 @@ class Services:
     # Calls the pool fill keeps under way: QFORGE_LLM_CONCURRENCY for a model, 1 offline (the
     # offline engine is CPU-bound and its fills must stay deterministic).
     concurrency: int = 1
+    # QFORGE_LLM=openai with QFORGE_OFFLINE_FALLBACK: the offline drafter and solver, which fill
+    # what the model leaves short of the day's paper (so students still get one).
+    fallback: tuple[Drafter, Solver] | None = None
 
 
 def build_services(settings: Settings) -> Services:
@@ -47,11 +50,16 @@ def build_services(settings: Settings) -> Services:
     usage: UsageLedger | None = None
     drafter: Drafter
     solver: Solver
+    offline = (
+        OfflineDrafter(syllabus, kb, TEMPLATES, load_element_data(settings.data_dir)),
+        OfflineSolver(kb, TEMPLATES_BY_ID),
+    )
+    fallback: tuple[Drafter, Solver] | None = None
     if settings.llm == "openai":
         drafter, solver, usage = _openai_providers(settings, syllabus, kb)
+        fallback = offline if settings.offline_fallback else None
     else:
-        drafter = OfflineDrafter(syllabus, kb, TEMPLATES, load_element_data(settings.data_dir))
-        solver = OfflineSolver(kb, TEMPLATES_BY_ID)
+        drafter, solver = offline
     return Services(
         settings=settings,
         syllabus=syllabus,
@@ -62,6 +70,7 @@ def build_services(settings: Settings) -> Services:
         store=object_store(settings),
         usage=usage,
         concurrency=settings.llm_concurrency if settings.llm == "openai" else 1,
+        fallback=fallback,
     )
 
 

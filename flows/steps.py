@@ -59,6 +59,10 @@ FILL_ROUNDS = 6
 class FillSummary:
     skipped_because_paper_exists: bool
     cells: tuple[CellReport, ...]
+    # What the offline engine made when the model left the paper short (QFORGE_LLM=openai).
+    fallback: tuple[CellReport, ...] = ()
+    # What the paper still lacks after every round and engine (None: nothing).
+    short: Shortfall | None = None
 
     @property
     def accepted(self) -> int:
@@ -177,44 +181,64 @@ def fill_pool_step(services: Services, date: dt.date) -> FillSummary:
         earlier = wh.attempt_outcomes_since(since)
         taken: set[str] = set()  # drafts this fill has taken so far (replayed or new)
         gate = own_duplicate_gate(s, wh.questions())
-        closed: set[UnitCell] = set()
-        for round_ in range(FILL_ROUNDS):
-            log.info("pool: round %d, short of %d questions", round_ + 1, outcome.total)
-            resume = Resume(
-                start=Counter(start) + Counter(earlier[d][0] for d in taken if d in earlier),
-                attempted=baseline_attempted | taken,
-                outcomes=earlier,
-            )
-            cells = fill_pool(
-                wh,
-                services.drafter,
-                services.solver,
-                {cell: n << round_ for cell, n in outcome.cells.items()},
-                max_attempts_per_question=s.max_attempts_per_question,
-                on_progress=_log_cell,
-                screens=[*reference_screens(s), gate.screen],
-                on_accept=lambda q: gate.add([q]),
-                concurrency=services.concurrency,
-                resume=resume,
-            )
-            reports += cells
-            for c in cells:
-                taken.update(c.drafts)
-                view |= set(c.made)
-            dry = {(c.subject, c.difficulty, c.unit_id) for c in cells if c.exhausted and c.unit_id}
-            if not any(c.accepted for c in cells) and dry <= closed:
-                break  # the generators have nothing more, and nowhere else to turn
-            closed |= dry
-            before, outcome = outcome, _daily_outcome(services, wh, date, closed, view)
+        fallback: list[CellReport] = []
+        engines = [(services.drafter, services.solver, services.concurrency, reports)]
+        if services.fallback is not None:  # the offline engine, for what the model left short
+            engines.append((*services.fallback, 1, fallback))
+        for drafter, solver, concurrency, made in engines:
             if not isinstance(outcome, Shortfall):
                 break
-            stalled = stalled_cells(before, outcome) - closed
-            if stalled:  # what was made there repeats the paper's templates or relations
-                closed |= stalled
-                outcome = _daily_outcome(services, wh, date, closed, view)
+            if made is fallback:
+                log.info(
+                    "pool: the model left %d questions short; the offline engine fills in",
+                    outcome.total,
+                )
+            closed: set[UnitCell] = set()
+            for round_ in range(FILL_ROUNDS):
+                log.info("pool: round %d, short of %d questions", round_ + 1, outcome.total)
+                resume = Resume(
+                    start=Counter(start) + Counter(earlier[d][0] for d in taken if d in earlier),
+                    attempted=baseline_attempted | taken,
+                    outcomes=earlier,
+                )
+                cells = fill_pool(
+                    wh,
+                    drafter,
+                    solver,
+                    {cell: n << round_ for cell, n in outcome.cells.items()},
+                    max_attempts_per_question=s.max_attempts_per_question,
+                    on_progress=_log_cell,
+                    screens=[*reference_screens(s), gate.screen],
+                    on_accept=lambda q: gate.add([q]),
+                    concurrency=concurrency,
+                    resume=resume,
+                )
+                made += cells
+                for c in cells:
+                    taken.update(c.drafts)
+                    view |= set(c.made)
+                dry = {
+                    (c.subject, c.difficulty, c.unit_id) for c in cells if c.exhausted and c.unit_id
+                }
+                if not any(c.accepted for c in cells) and dry <= closed:
+                    break  # the generators have nothing more, and nowhere else to turn
+                closed |= dry
+                before, outcome = outcome, _daily_outcome(services, wh, date, closed, view)
                 if not isinstance(outcome, Shortfall):
                     break
-    return FillSummary(False, _per_subject_and_difficulty(reports))
+                stalled = stalled_cells(before, outcome) - closed
+                if stalled:  # what was made there repeats the paper's templates or relations
+                    closed |= stalled
+                    outcome = _daily_outcome(services, wh, date, closed, view)
+                    if not isinstance(outcome, Shortfall):
+                        break
+            outcome = _daily_outcome(services, wh, date, (), view)
+    return FillSummary(
+        False,
+        _per_subject_and_difficulty(reports),
+        _per_subject_and_difficulty(fallback),
+        outcome if isinstance(outcome, Shortfall) else None,
+    )
 
 
 def index_questions_step(settings: Settings) -> int:

@@ -346,10 +346,20 @@ def test_a_bad_reply_is_a_named_rejection(case: str, topic: Topic, kb: Knowledge
     assert isinstance(result, Rejection) and result.reason is reason, result
 
 
-def test_less_than_is_math_not_html(topic: Topic, kb: KnowledgeBase) -> None:
+def test_less_than_in_math_is_written_so_no_markdown_client_sees_a_tag(
+    topic: Topic, kb: KnowledgeBase
+) -> None:
+    # `$a<b$ and $c>d$` is a <b> tag to a Markdown renderer without a math engine.
     request = request_for(topic, kb)
-    text = reply(stem_markdown="If $a<b$ and $c>d$, which of these quantities is a vector?")
-    assert isinstance(parse_draft(text, request, request.context_ids), Draft)
+    tag_like = reply(stem_markdown="If $a<b$ and $c>d$, which of these quantities is a vector?")
+    refused = parse_draft(tag_like, request, request.context_ids)
+    assert isinstance(refused, Rejection) and refused.reason is Reason.HTML_IN_MARKDOWN
+    for stem in (
+        "If $a < b$ and $c > d$, which of these quantities is a vector?",
+        "If $a \\lt b$ and $c \\gt d$, which of these quantities is a vector?",
+    ):
+        text = reply(stem_markdown=stem)
+        assert isinstance(parse_draft(text, request, request.context_ids), Draft), stem
 
 
 # -- numericals: the key must be what the expression computes ---------------------------------

@@ -52,6 +52,7 @@ SLOW_MODULES = (
     "test_one_face.py",
     "test_full_disk.py",
     "test_one_run.py",
+    "test_nightly_no_paper.py",
 )
 
 

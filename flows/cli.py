@@ -11,6 +11,7 @@ import os
 import signal
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -24,6 +25,7 @@ from core.settings import Settings
 if TYPE_CHECKING:  # the commands import what they use when they run: start-up stays fast
     from core.warehouse import Warehouse
     from flows.services import Services
+    from pipeline.pool import CellReport
 
 
 def prefect_environment(settings: Settings) -> dict[str, str]:
@@ -102,11 +104,7 @@ def _cmd_nightly(settings: Settings, args: argparse.Namespace) -> int:
     else:
         print(f"  pool: {fill.accepted} questions accepted, {fill.rejected} drafts rejected")
         for c in fill.cells:
-            reasons = ", ".join(f"{k} ×{v}" for k, v in c.reasons.items()) or "none"
-            print(
-                f"    {c.subject.value:9} {c.difficulty.value:6} +{c.accepted}/{c.needed}"
-                f"  rejected {c.rejected} ({reasons}){'  [exhausted]' if c.exhausted else ''}"
-            )
+            print("    " + cell_line(c))
     for line in result.usage_lines:
         print(f"  {line}")
     print(f"  paper: {result.paper.exam_id} ({len(result.paper.question_ids)} questions)")
@@ -390,7 +388,7 @@ def _cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
     from core.warehouse import open_warehouse
     from flows.kb_services import own_duplicate_gate, reference_screens
     from flows.services import build_services
-    from pipeline.pool import CellReport, fill_pool, pool_deficits, unit_deficits
+    from pipeline.pool import fill_pool, pool_deficits, unit_deficits
 
     services = build_services(settings)
     subjects = [Subject(args.subject)] if args.subject else list(Subject)
@@ -454,14 +452,39 @@ def _cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
     accepted = sum(r.accepted for r in reports)
     print(f"{accepted} questions verified in {elapsed:.1f} s ({accepted / elapsed:.0f}/s)")
     for r in reports:
-        reasons = ", ".join(f"{k} ×{v}" for k, v in r.reasons.items()) or "none"
-        cell = f"{r.subject.value:9} {r.unit_id or '':8} {r.difficulty.value:6}"
-        dry = "  [generators exhausted]" if r.exhausted else ""
-        print(f"  {cell} +{r.accepted}/{r.needed} rejected {r.rejected} ({reasons}){dry}")
+        print("  " + cell_line(r))
+    refused = sum((r.refused for r in reports), Counter[str]())
+    if refused:
+        listed = ", ".join(f"{k} ×{v}" for k, v in refused.most_common())
+        print(f"drafts refused before any solve: {sum(refused.values())} ({listed})")
     print("all attempts so far, per generator:")
     for generator, verdict, n in rows:
         print(f"  {generator:20} {verdict:9} {n}")
+    stopped = {r.stopped for r in reports if r.stopped}
+    if accepted == 0 and (stopped or any(k.startswith("transport") for k in refused)):
+        why = ", ".join(sorted(stopped)) or "every draft call failed"
+        print(f"qforge pool fill: nothing stored: the provider failed ({why})", file=sys.stderr)
+        return 1
     return 0
+
+
+def cell_line(r: CellReport) -> str:
+    """One cell of a fill: what it stored, what the solver or screens rejected and the drafter
+    refused (by reason), and why it stopped short if it did."""
+    reasons = ", ".join(f"{k} ×{v}" for k, v in r.reasons.items()) or "none"
+    cell = f"{r.subject.value:9} {r.unit_id or '':8} {r.difficulty.value:6}"
+    line = f"{cell} +{r.accepted}/{r.needed} rejected {r.rejected} ({reasons})"
+    if r.refused:
+        line += (
+            f" refused {sum(r.refused.values())} ("
+            + ", ".join(f"{k} ×{v}" for k, v in r.refused.most_common())
+            + ")"
+        )
+    if r.stopped:
+        line += f"  [drafting stopped: {r.stopped}]"
+    elif r.exhausted:
+        line += "  [generators exhausted]"
+    return line
 
 
 def _pool_fill_batch(

@@ -148,6 +148,8 @@ def _per_subject_and_difficulty(reports: list[CellReport]) -> tuple[CellReport, 
         m.rejected += r.rejected
         m.skipped += r.skipped
         m.reasons.update(r.reasons)
+        m.refused.update(r.refused)
+        m.stopped = m.stopped or r.stopped
         m.exhausted |= r.exhausted
     return tuple(merged.values())
 

@@ -87,6 +87,10 @@ class CellReport:
     reasons: Counter[str] = field(default_factory=Counter)
     exhausted: bool = False
     unsolved: int = 0
+    # Model drafts refused before any solve (not JSON, HTML, a transport failure, …), by reason.
+    refused: Counter[str] = field(default_factory=Counter)
+    # Why the drafter stopped giving drafts early (`token_budget`, `provider_unavailable`).
+    stopped: str | None = None
     drafts: list[str] = field(default_factory=list)  # drafts taken, in order (not skipped ones)
     made: list[str] = field(default_factory=list)  # the questions it counts as accepted
 
@@ -173,8 +177,9 @@ def fill_pool(
     attempted = set(resume.attempted) if resume else wh.attempted_draft_ids()
     progress = dict(resume.start) if resume else wh.attempt_counts()
     outcomes = resume.outcomes if resume else {}
-    caller = drafter if isinstance(drafter, CallDrafter) and concurrency > 1 else None
-    width = concurrency if caller else 1
+    # A model drafter goes call by call, so each refused draft is counted in its cell.
+    caller = drafter if isinstance(drafter, CallDrafter) else None
+    width = max(1, concurrency) if caller else 1
     cells = [
         _CellState(
             CellReport(cell[0], cell[1], needed, cell[2] if len(cell) == 3 else None),
@@ -268,13 +273,14 @@ def fill_pool(
                 cell.finished = True
                 report = cell.report
                 report.exhausted = cell.dry and report.accepted < report.needed
+                report.stopped = getattr(drafter, "stopped", None) if report.exhausted else None
                 _commit(wh, attempts, questions)
                 if on_progress:
                     on_progress(report)
             if len(running) >= width:
                 return
 
-    executor: Executor = ThreadPoolExecutor(width, "fill-pool") if caller else _Inline()
+    executor: Executor = ThreadPoolExecutor(width, "fill-pool") if width > 1 else _Inline()
     try:
         with executor as pool:
             while True:
@@ -290,9 +296,18 @@ def fill_pool(
                         solved(cell, draft, result)
                     elif isinstance(result, Draft):
                         take(cell, result, pool)
+                    else:  # the call gave no draft: the drafter's rejection, named here too
+                        cell.report.refused[_refusal(result)] += 1
     finally:  # an unexpected error still keeps the verdicts already paid for
         _commit(wh, attempts, questions)
     return [cell.report for cell in cells]
+
+
+def _refusal(result: object) -> str:
+    """A refused draft's reason, as the drafter names it (a transport failure with its outcome)."""
+    reason = getattr(getattr(result, "reason", None), "value", "no_draft")
+    detail = getattr(result, "detail", "")
+    return f"{reason}: {detail}" if reason == "transport" and detail else str(reason)
 
 
 def _commit(wh: Warehouse, attempts: list[Attempt], questions: list[Question]) -> None:

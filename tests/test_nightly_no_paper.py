@@ -116,3 +116,28 @@ def test_with_the_offline_fallback_students_still_get_a_paper(
     report = (home / "reports" / f"nightly-{NIGHT}.md").read_text()
     assert "## Offline fallback" in report
     assert _pointer(home) == NIGHT
+
+
+def test_a_pool_fill_that_stores_nothing_says_why_and_fails(
+    tmp_path: Path,
+    failing: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for name, value in {
+        "QFORGE_HOME": str(tmp_path),
+        "QFORGE_LLM": "openai",
+        "QFORGE_OPENAI_BASE_URL": failing,
+        "OPENAI_API_KEY": "test",
+        "QFORGE_OPENAI_MAX_RETRIES": "0",
+    }.items():
+        monkeypatch.setenv(name, value)
+    code = main(["pool", "fill", "--subject", "Physics", "--per-cell", "2"])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert "nothing stored: the provider failed (provider_unavailable)" in err
+    cells = [line for line in out.splitlines() if line.startswith("  Physics")]
+    assert cells and all("+0/2" in line for line in cells)
+    assert any("refused" in line and "transport: http_500" in line for line in cells), cells
+    assert any("[drafting stopped: provider_unavailable]" in line for line in cells), cells
+    assert "drafts refused before any solve:" in out

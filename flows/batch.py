@@ -380,13 +380,28 @@ class _Step:
         self._report_pending(fill_id, stage, batch)
 
     def _find_batch(self, content_key: str, not_before: dt.datetime) -> Any:
-        """The batch whose metadata names this key, among those created since `not_before`."""
+        """The batch whose metadata names this key, among those created since `not_before`.
+
+        A provider that does not list batches (GET /v1/batches answers 404, 405 or 501) cannot
+        show one a killed run created: the stored records are then all there is to go by.
+        """
+        import openai
+
         cutoff = not_before.timestamp()
-        for batch in self.setup.client.batches.list(limit=100):  # newest first, paged
-            if batch.created_at < cutoff:
-                return None
-            if (batch.metadata or {}).get("qforge_key") == content_key:
-                return batch
+        try:
+            for batch in self.setup.client.batches.list(limit=100):  # newest first, paged
+                if batch.created_at < cutoff:
+                    return None
+                if (batch.metadata or {}).get("qforge_key") == content_key:
+                    return batch
+        except openai.APIStatusError as exc:
+            if exc.status_code not in (404, 405, 501):
+                raise
+            log.warning(
+                "batch: GET /v1/batches is not supported here (http_%d): going by the stored "
+                "records only",
+                exc.status_code,
+            )
         return None
 
     def _report_pending(self, fill_id: str, stage: Stage, batch: Any) -> None:

@@ -625,7 +625,10 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    # The SDK logs every HTTP request at INFO (through httpx2 in SDK 3.x): keep the terminal to
+    # the progress bar and the summary.
+    for noisy in ("httpx", "httpx2", "httpcore", "httpcore2", "openai"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
     try:
         settings = Settings()
     except ValidationError as exc:

@@ -639,6 +639,9 @@ class OpenAIDrafter:
     rejections: Counter[str] = field(default_factory=Counter)
     rejected: list[RejectedDraft] = field(default_factory=list)
     stopped: str | None = None
+    # Requests (by template id: topic, difficulty, format, variant) whose reply was refused this
+    # run: never sent again with the same body; the fill goes on to other variants instead.
+    refused_requests: set[str] = field(default_factory=set)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     @property
@@ -702,6 +705,8 @@ class OpenAIDrafter:
                 self.stopped = "provider_unavailable"
             if self.stopped is not None:
                 return
+            if request.template_id in self.refused_requests:
+                continue  # asked already and refused: the same body would be paid for twice
             yield request
 
     def drafts(
@@ -745,4 +750,6 @@ class OpenAIDrafter:
                 )
                 self.rejections[key] += 1
                 self.rejected.append(RejectedDraft(request.template_id, key, result.detail))
+                if result.reason is not Reason.TRANSPORT:  # a failed transport may be retried
+                    self.refused_requests.add(request.template_id)
         return result

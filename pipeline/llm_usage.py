@@ -52,6 +52,8 @@ class CallRecord:
     latency_seconds: float
     outcome: str
     label: str = ""
+    # HTTP requests the call took: 1, plus the SDK's own retries (what the provider counts).
+    requests: int = 1
 
     @property
     def total_tokens(self) -> int:
@@ -73,6 +75,12 @@ class UsageSummary:
     tokens_per_question: float | None
     latency_p50: float | None = None
     latency_p95: float | None = None
+    # HTTP requests, the SDK's retries included: what the provider saw (and may bill).
+    requests: int = 0
+
+    @property
+    def requests_per_question(self) -> float | None:
+        return self.requests / self.stored if self.stored else None
 
 
 @dataclass
@@ -108,6 +116,7 @@ class UsageLedger:
             stored=stored,
             outcomes=tuple(sorted(Counter(c.outcome for c in calls).items())),
             calls_per_question=len(calls) / stored if stored else None,
+            requests=sum(c.requests for c in calls),
             tokens_per_question=tokens / stored if stored else None,
             latency_p50=percentile([c.latency_seconds for c in calls], 0.50),
             latency_p95=percentile([c.latency_seconds for c in calls], 0.95),
@@ -181,13 +190,15 @@ def usage_markdown(usage: ModelUsage) -> str:
 
 
 def _per_question(t: UsageSummary) -> list[str]:
+    retries = f" HTTP requests, the SDK's retries included: {t.requests:,}."
     if not t.stored:
-        return [f"No question was stored: {t.calls:,} calls bought none."]
+        return [f"No question was stored: {t.calls:,} calls bought none.{retries}"]
     return [
         f"{t.stored:,} questions stored: {t.calls_per_question:.2f} calls and "
         f"{_per(t.prompt_tokens + t.completion_tokens, t.stored)} tokens per stored question "
         f"({_per(t.prompt_tokens, t.stored)} in, of which {_per(t.cached_tokens, t.stored)} "
-        f"cached; {_per(t.completion_tokens, t.stored)} out)."
+        f"cached; {_per(t.completion_tokens, t.stored)} out).{retries[:-1]}, "
+        f"{t.requests_per_question:.2f} per stored question."
     ]
 
 
@@ -215,6 +226,7 @@ def usage_lines(usage: ModelUsage) -> list[str]:
         f"p95 {_seconds(t.latency_p95)} s",
         f"tokens: {t.prompt_tokens:,} in (of which {t.cached_tokens:,} cached), "
         f"{t.completion_tokens:,} out",
+        f"HTTP requests, the SDK's retries included: {t.requests:,}",
     ]
     if t.stored:
         lines.append(
@@ -337,6 +349,7 @@ def structured_call(
     started = time.perf_counter()
     reply: ModelReply | None = None
     tokens = (0, 0, 0)
+    raw: Any = None
     try:
         raw = client.chat.completions.with_raw_response.parse(
             model=model, messages=list(messages), response_format=schema, **extra
@@ -346,9 +359,12 @@ def structured_call(
             raise ValueError("the response body is not a JSON object")
     except openai.OpenAIError as exc:
         outcome = transport_outcome(exc)
+        requests = 1 + (_retries(client) if _retried(exc) else 0)
     except ValueError:  # a 200 whose body is not a chat completion
         outcome = "malformed_response"
+        requests = 1 + int(getattr(raw, "retries_taken", 0) or 0)
     else:
+        requests = 1 + int(getattr(raw, "retries_taken", 0) or 0)
         tokens = usage_counts(body)
         reply = reply_of(body)
         outcome = _outcome(reply)
@@ -367,6 +383,23 @@ def structured_call(
         latency_seconds=time.perf_counter() - started,
         outcome=outcome,
         label=label,
+        requests=requests,
     )
     ledger.record(record)
     return reply, record
+
+
+def _retries(client: Any) -> int:
+    retries = getattr(client, "max_retries", 0)
+    return retries if isinstance(retries, int) else 0
+
+
+def _retried(exc: Exception) -> bool:
+    """Whether the SDK retried before raising this (it retries timeouts, connection errors, 408,
+    409, 429 and 5xx, as many times as the client allows)."""
+    import openai
+
+    if isinstance(exc, openai.APITimeoutError | openai.APIConnectionError):
+        return True
+    status = getattr(exc, "status_code", None)
+    return isinstance(status, int) and (status in (408, 409, 429) or status >= 500)

@@ -62,6 +62,7 @@ class FakeBatchAPI(ThreadingHTTPServer):
         self.files: dict[str, dict[str, Any]] = {}
         self.batches: dict[str, dict[str, Any]] = {}
         self.calls: Counter[str] = Counter()  # "POST /files", "GET /batches/{id}", ...
+        self.listing = True  # False: GET /v1/batches answers 404, as some servers do
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
 
@@ -306,7 +307,9 @@ class _Handler(BaseHTTPRequestHandler):
         path = url.path.removeprefix("/v1")
         parts = path.strip("/").split("/")
         self.server.calls["GET /" + parts[0] + ("/{id}" if len(parts) > 1 else "")] += 1
-        if path == "/batches":
+        if path == "/batches" and not self.server.listing:
+            self._send(404, {"error": {"message": "no route /v1/batches", "type": "invalid"}})
+        elif path == "/batches":
             self._send(*self.server.list_batches(parse_qs(url.query)))
         elif parts[0] == "batches" and len(parts) == 2 and parts[1] in self.server.batches:
             self._send(200, dict(self.server.batches[parts[1]]))

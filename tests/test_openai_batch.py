@@ -416,6 +416,21 @@ def test_the_search_for_a_created_batch_pages_and_stops_at_the_plan(tmp_path: Pa
         client.close()
 
 
+def test_a_server_that_cannot_list_batches_goes_by_the_stored_records(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    with batch_serving(agreeing) as fake:
+        fake.listing = False
+        services = batch_services(tmp_path / "home", fake)
+        services.drafter.formats = SINGLE_ONLY  # type: ignore[attr-defined]
+        first = run(services, {CELL: 1})
+        assert first.errors == [] and [r.stage for r in first.submitted] == ["drafts"]
+        assert fake.calls["GET /batches"] >= 1  # asked, answered 404, and went on
+        assert "GET /v1/batches is not supported here (http_404)" in caplog.text
+        again = run(services, {CELL: 1})  # the stored record is found: nothing created twice
+        assert again.errors == [] and fake.creates == 1
+
+
 def test_a_failed_batch_ends_its_fill_and_the_next_run_starts_another(tmp_path: Path) -> None:
     with batch_serving(agreeing) as fake:
         services = batch_services(tmp_path / "home", fake)

@@ -22,9 +22,13 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import openai
+from pydantic import SecretStr
+
+from core.settings import Settings
 
 API_KEY = "test"
 Response = tuple[int, dict[str, Any]] | tuple[int, dict[str, Any], dict[str, str]]
@@ -382,3 +386,15 @@ def _with_markup(stem: str, options: list[str], seed: int) -> tuple[str, list[st
     if seed // 29 % 2:
         return f"{stem} {piece}", options
     return stem, [options[0] + " " + piece, *options[1:]]
+
+
+def openai_settings(home: Path, base_url: str, **overrides: Any) -> Settings:
+    """Settings for a run against a fake server: the model path, no SDK retries unless asked."""
+    fields: dict[str, Any] = {
+        "home": home,
+        "llm": "openai",
+        "openai_base_url": base_url,
+        "openai_api_key": SecretStr("test"),
+        "openai_max_retries": 0,
+    }
+    return Settings(**{**fields, **overrides})

@@ -6,16 +6,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from pydantic import SecretStr
 
 from core.records import Difficulty, Subject
 from core.render import live_markup, published_markup
-from core.settings import Settings
 from core.shapes import daily_question
 from core.warehouse import open_warehouse
 from flows.services import build_services
 from pipeline.pool import fill_pool
-from tests.fake_openai import FakeModel, FakeOpenAI, serving
+from tests.fake_openai import FakeModel, FakeOpenAI, openai_settings, serving
 
 
 @pytest.fixture
@@ -43,13 +41,7 @@ def test_what_counts_as_live_markup(text: str, live: bool) -> None:
 def test_drafts_with_markup_in_or_out_of_math_are_never_stored(
     tmp_path: Path, server: FakeOpenAI
 ) -> None:
-    settings = Settings(
-        home=tmp_path,
-        llm="openai",
-        openai_base_url=server.base_url,
-        openai_api_key=SecretStr("test"),
-        openai_max_retries=0,
-    )
+    settings = openai_settings(tmp_path, server.base_url)
     services = build_services(settings)
     with open_warehouse(settings.warehouse_path) as wh:
         reports = fill_pool(

@@ -8,14 +8,11 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from pydantic import SecretStr
-
 from core.records import Difficulty, Subject
-from core.settings import Settings
 from core.warehouse import open_warehouse
 from flows.services import Services, build_services
 from pipeline.pool import fill_pool
-from tests.fake_openai import ChatScript, FakeOpenAI, schema_name, serving
+from tests.fake_openai import ChatScript, FakeOpenAI, openai_settings, schema_name, serving
 
 CELLS = {
     (Subject.PHYSICS, Difficulty.EASY, "phy-u07"): 2,
@@ -25,14 +22,7 @@ CELLS = {
 
 def _services(home: Path, server: FakeOpenAI, retries: int) -> Services:
     return build_services(
-        Settings(
-            home=home,
-            llm="openai",
-            openai_base_url=server.base_url,
-            openai_api_key=SecretStr("test"),
-            openai_max_retries=retries,
-            llm_concurrency=4,
-        )
+        openai_settings(home, server.base_url, openai_max_retries=retries, llm_concurrency=4)
     )
 
 

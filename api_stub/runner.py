@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 
 import polars as pl
@@ -38,7 +39,7 @@ from pipeline.assembly import (
     assemble_paper,
     custom_request,
     index_pool,
-    stalled_cells,
+    reassembled,
 )
 from pipeline.jobs import (
     ACTIVE_PREFIX,
@@ -688,11 +689,8 @@ class JobRunner:
             pool = pl.concat([pool, pool_rows(fresh, self.services.syllabus)]).unique(
                 "question_id", keep="first", maintain_order=True
             )
-            before, outcome = outcome, assemble_paper(pool, paper_request, blueprint, closed)
-            if isinstance(outcome, Shortfall) and stalled_cells(before, outcome) - closed:
-                # What was made there repeats a family the exam holds: go around those cells.
-                closed |= stalled_cells(before, outcome)
-                outcome = assemble_paper(pool, paper_request, blueprint, closed)
+            assess = partial(assemble_paper, pool, paper_request, blueprint)
+            outcome = reassembled(outcome, assess, closed)
         job = progress.job
         if isinstance(outcome, Shortfall):
             self._save(

@@ -8,6 +8,7 @@ import logging
 from collections import Counter
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import polars as pl
@@ -31,7 +32,7 @@ from pipeline.assembly import (
     assemble_paper,
     daily_exam_id,
     daily_request,
-    stalled_cells,
+    reassembled,
 )
 from pipeline.outbox import OutboxProblem, outbox_entry
 from pipeline.pool import CellReport, Resume, UnitCell, fill_pool
@@ -178,6 +179,8 @@ def fill_pool_step(services: Services, date: dt.date) -> FillSummary:
             since = _start_fill(services, wh, date)
             view = wh.question_ids_until(since)
         assert view is not None
+        ready: set[str] = view  # the pool as of the mark, plus what this fill has made
+        assess = partial(_daily_outcome, services, wh, date, only=ready)
         baseline_attempted = frozenset(wh.attempted_draft_ids(since))
         start = wh.attempt_counts(since)
         earlier = wh.attempt_outcomes_since(since)
@@ -218,23 +221,17 @@ def fill_pool_step(services: Services, date: dt.date) -> FillSummary:
                 made += cells
                 for c in cells:
                     taken.update(c.drafts)
-                    view |= set(c.made)
+                    ready.update(c.made)
                 dry = {
                     (c.subject, c.difficulty, c.unit_id) for c in cells if c.exhausted and c.unit_id
                 }
                 if not any(c.accepted for c in cells) and dry <= closed:
                     break  # the generators have nothing more, and nowhere else to turn
                 closed |= dry
-                before, outcome = outcome, _daily_outcome(services, wh, date, closed, view)
+                outcome = reassembled(outcome, assess, closed)
                 if not isinstance(outcome, Shortfall):
                     break
-                stalled = stalled_cells(before, outcome) - closed
-                if stalled:  # what was made there repeats the paper's templates or relations
-                    closed |= stalled
-                    outcome = _daily_outcome(services, wh, date, closed, view)
-                    if not isinstance(outcome, Shortfall):
-                        break
-            outcome = _daily_outcome(services, wh, date, (), view)
+            outcome = _daily_outcome(services, wh, date, (), ready)
     return FillSummary(
         False,
         _per_subject_and_difficulty(reports),

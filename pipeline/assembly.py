@@ -32,7 +32,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from collections import Counter, deque
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -117,6 +117,25 @@ def stalled_cells(before: Shortfall, after: Shortfall) -> set[UnitCell]:
     one relation in a format the paper has), so the next shortfall should go around them.
     """
     return {cell for cell, n in after.cells.items() if n >= before.cells.get(cell, n + 1)}
+
+
+def reassembled(
+    before: Shortfall,
+    assemble: Callable[[Collection[UnitCell]], Paper | Shortfall],
+    closed: set[UnitCell],
+) -> Paper | Shortfall:
+    """Assemble again after a round of generation that answered `before`.
+
+    Cells the round did not help are added to `closed` (what was made there repeats a family
+    the paper already holds) and, if there are any, the shortfall is taken again around them.
+    """
+    outcome = assemble(closed)
+    if isinstance(outcome, Shortfall):
+        stalled = stalled_cells(before, outcome) - closed
+        if stalled:
+            closed |= stalled
+            outcome = assemble(closed)
+    return outcome
 
 
 class ShortfallError(RuntimeError):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -152,6 +152,19 @@ def _run_nightly(
         finally:
             seconds[name] = seconds.get(name, 0.0) + time.perf_counter() - t0
 
+    def run_report(dates: Sequence[dt.date], papers: list[Paper]) -> RunReport:
+        """What the run did, from the warehouse: its attempts, the pool's coverage, its papers."""
+        attempts, coverage = steps.run_facts(settings, started)
+        return RunReport(
+            dates=tuple(d.isoformat() for d in dates),
+            step_seconds=seconds,
+            attempts=attempts,
+            coverage=coverage,
+            papers=papers,
+            outbox_taken=outbox.taken,
+            outbox_refused=len(outbox.refused),
+        )
+
     ingested = timed("ingest_kb", ingest_kb_task, settings, [settings.bundled_kb_dir])
     outbox = timed("ingest_outbox", ingest_outbox_task, services)
     dates = [date + dt.timedelta(days=i) for i in range(days)]
@@ -160,19 +173,10 @@ def _run_nightly(
         papers = [timed("build_daily_paper", build_paper_task, services, date)]
     except ShortfallError as failed:
         # No paper tonight: still report what was made, spent and missing, publish nothing.
-        attempts, coverage = steps.run_facts(settings, started)
         usage = run_model_usage(services, fills)
         short = Shortfall(failed.short)
         why = _why_short(services, usage)
-        report = RunReport(
-            dates=(date.isoformat(),),
-            step_seconds=seconds,
-            attempts=attempts,
-            coverage=coverage,
-            papers=[],
-            outbox_taken=outbox.taken,
-            outbox_refused=len(outbox.refused),
-        )
+        report = run_report((date,), [])
         markdown = run_report_markdown(report) + fallback_markdown(fills[0])
         markdown += _shortfall_markdown(short, why)
         if usage is not None:
@@ -193,16 +197,7 @@ def _run_nightly(
     # fill the pool for the night after the last paper built.
     batches = timed("batch_fill", batch_fill_task, services, dates[-1] + dt.timedelta(days=1))
     timed("snapshot", snapshot_task, services)
-    attempts, coverage = steps.run_facts(settings, started)
-    report = RunReport(
-        dates=tuple(d.isoformat() for d in dates),
-        step_seconds=seconds,
-        attempts=attempts,
-        coverage=coverage,
-        papers=papers,
-        outbox_taken=outbox.taken,
-        outbox_refused=len(outbox.refused),
-    )
+    report = run_report(dates, papers)
     fill = steps.FillSummary(
         all(f.skipped_because_paper_exists for f in fills),
         tuple(c for f in fills for c in f.cells),
@@ -263,9 +258,8 @@ def _shortfall_markdown(short: Shortfall, why: str) -> str:
 
 
 def _why_short(services: Services, usage: ModelUsage | None) -> str:
-    stopped = getattr(services.drafter, "stopped", None) or (usage.stopped if usage else None)
-    if stopped:
-        reason = f"drafting stopped early: {stopped}"
+    if usage is not None and usage.stopped:  # the drafter's own word (run_model_usage)
+        reason = f"drafting stopped early: {usage.stopped}"
     elif usage is not None:
         reason = "the model's drafts for these cells were refused or ran out"
     else:

@@ -50,16 +50,13 @@ def build_services(settings: Settings) -> Services:
     usage: UsageLedger | None = None
     drafter: Drafter
     solver: Solver
-    offline = (
-        OfflineDrafter(syllabus, kb, TEMPLATES, load_element_data(settings.data_dir)),
-        OfflineSolver(kb, TEMPLATES_BY_ID),
-    )
     fallback: tuple[Drafter, Solver] | None = None
     if settings.llm == "openai":
         drafter, solver, usage = _openai_providers(settings, syllabus, kb)
-        fallback = offline if settings.offline_fallback else None
+        if settings.offline_fallback:
+            fallback = _offline_providers(settings, kb, syllabus)
     else:
-        drafter, solver = offline
+        drafter, solver = _offline_providers(settings, kb, syllabus)
     return Services(
         settings=settings,
         syllabus=syllabus,
@@ -72,6 +69,14 @@ def build_services(settings: Settings) -> Services:
         concurrency=settings.llm_concurrency if settings.llm == "openai" else 1,
         fallback=fallback,
     )
+
+
+def _offline_providers(
+    settings: Settings, kb: KnowledgeBase, syllabus: Syllabus
+) -> tuple[Drafter, Solver]:
+    """The offline engine: parametric templates and fact tables, and the independent solver."""
+    elements = load_element_data(settings.data_dir)
+    return OfflineDrafter(syllabus, kb, TEMPLATES, elements), OfflineSolver(kb, TEMPLATES_BY_ID)
 
 
 def _openai_providers(

@@ -62,8 +62,6 @@ class FillSummary:
     cells: tuple[CellReport, ...]
     # What the offline engine made when the model left the paper short (QFORGE_LLM=openai).
     fallback: tuple[CellReport, ...] = ()
-    # What the paper still lacks after every round and engine (None: nothing).
-    short: Shortfall | None = None
 
     @property
     def accepted(self) -> int:
@@ -191,6 +189,8 @@ def fill_pool_step(services: Services, date: dt.date) -> FillSummary:
         if services.fallback is not None:  # the offline engine, for what the model left short
             engines.append((*services.fallback, 1, fallback))
         for drafter, solver, concurrency, made in engines:
+            if made is fallback and isinstance(outcome, Shortfall):
+                outcome = assess(())  # the cells the model closed are its own: start afresh
             if not isinstance(outcome, Shortfall):
                 break
             if made is fallback:
@@ -231,12 +231,8 @@ def fill_pool_step(services: Services, date: dt.date) -> FillSummary:
                 outcome = reassembled(outcome, assess, closed)
                 if not isinstance(outcome, Shortfall):
                     break
-            outcome = _daily_outcome(services, wh, date, (), ready)
     return FillSummary(
-        False,
-        _per_subject_and_difficulty(reports),
-        _per_subject_and_difficulty(fallback),
-        outcome if isinstance(outcome, Shortfall) else None,
+        False, _per_subject_and_difficulty(reports), _per_subject_and_difficulty(fallback)
     )
 
 

@@ -1,5 +1,7 @@
 """One run at a time per QFORGE_HOME: an advisory lock the kernel drops when its process dies.
 
+(`held` is the waiting kind, for a short read-then-write that other processes must not split.)
+
 `flock` on a file in the home, so a SIGKILLed run leaves nothing to clean up. The file also
 says who holds it (pid, command, since when), for the message the second run prints. Taking it
 again in the process that holds it is a no-op, so a command and the flow it runs can both ask.
@@ -18,6 +20,19 @@ from pathlib import Path
 LOCK_FILE = "run.lock"
 _held: dict[Path, int] = {}  # home -> how many times this process holds it
 _guard = threading.Lock()
+
+
+@contextmanager
+def held(path: Path) -> Iterator[None]:
+    """Hold an exclusive flock on the file at `path` (made if missing) for the block, waiting
+    for another holder to let go; a killed holder's lock goes with its process."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as fh:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
 
 
 class RunLockedError(RuntimeError):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import os
 import re
 import shutil
@@ -14,6 +13,8 @@ from collections.abc import Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Protocol
+
+from core.runlock import held
 
 # A part of at most 200 characters: every file system here takes 255, with room for the suffix.
 _KEY_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$")
@@ -222,13 +223,8 @@ class LocalObjectStore:
     def exclusive(self, name: str) -> Iterator[None]:
         """Hold the store's lock `name` for a read-then-write no other process may interleave
         (the daily pointer's "never backwards"). flock: a killed holder leaves no lock."""
-        self.root.mkdir(parents=True, exist_ok=True)
-        with open(self.root / f".lock-{validate_key(name)}", "a") as fh:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+        with held(self.root / f".lock-{validate_key(name)}"):
+            yield
 
     def delete(self, key: str) -> None:
         """Remove key if present (only for internal bookkeeping: published keys are immutable)."""

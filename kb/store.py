@@ -7,7 +7,6 @@ document missing from the manifest (a crash mid-document) are removed by `repair
 
 from __future__ import annotations
 
-import fcntl
 import re
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -25,6 +24,7 @@ from numpy.typing import NDArray
 
 from core.providers import Embedder
 from core.records import Question, QuestionContent
+from core.runlock import held
 
 SearchMode = Literal["hybrid", "vector", "fts"]
 FILTER_COLUMNS = ("subject", "unit_id", "chapter_id", "topic_id")
@@ -290,13 +290,8 @@ class KnowledgeStore:
         if "://" in self.uri:  # an object-store URI: one writer per home (core.runlock)
             yield
             return
-        Path(self.uri).mkdir(parents=True, exist_ok=True)
-        with open(Path(self.uri) / ".write.lock", "a") as fh:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+        with held(Path(self.uri) / ".write.lock"):
+            yield
 
     def _missing(self, kind: str, id_column: str, rows: list[dict[str, Any]]) -> list[Any]:
         """Rows whose id the table (as of now, other processes' writes included) lacks."""

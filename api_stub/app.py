@@ -109,9 +109,7 @@ def accepted_encodings(header: str) -> set[str]:
         if name.strip():
             weights[name.strip().lower()] = q
     star = weights.get("*", 0.0)
-    return {
-        e for e in ENCODING_SUFFIXES.values() if weights.get(e, star if e not in weights else 0) > 0
-    }
+    return {e for e in ENCODING_SUFFIXES.values() if weights.get(e, star) > 0}
 
 
 def create_app(

@@ -317,21 +317,9 @@ class KnowledgeStore:
         added again: a document and its content are stored once.
         """
         with self._writing():
-            figures = self._missing("figures", "figure_id", figures)
-            chunks = self._missing("chunks", "chunk_id", chunks)
+            self._append("figures", self._missing("figures", "figure_id", figures))
+            self._append("chunks", self._missing("chunks", "chunk_id", chunks))
             manifests = self._missing(DOCUMENTS, "doc_id", manifests)
-            if figures:
-                self.table("figures").add(
-                    pa.Table.from_pylist(figures, schema=self._schemas["figures"])
-                )
-                self._fts_dirty.add("figures")
-                self._snapshots.pop("figures", None)
-            if chunks:
-                self.table("chunks").add(
-                    pa.Table.from_pylist(chunks, schema=self._schemas["chunks"])
-                )
-                self._fts_dirty.add("chunks")
-                self._snapshots.pop("chunks", None)
             if manifests:
                 self.table(DOCUMENTS).add(pa.Table.from_pylist(manifests, schema=DOCUMENT_SCHEMA))
 
@@ -349,11 +337,15 @@ class KnowledgeStore:
     def _add_new(self, kind: str, id_column: str, rows: list[dict[str, Any]]) -> int:
         with self._writing():
             fresh = self._missing(kind, id_column, rows)
-            if fresh:
-                self.table(kind).add(pa.Table.from_pylist(fresh, schema=self._schemas[kind]))
-                self._fts_dirty.add(kind)
-                self._snapshots.pop(kind, None)
+            self._append(kind, fresh)
         return len(fresh)
+
+    def _append(self, kind: str, rows: list[dict[str, Any]]) -> None:
+        """Add rows to a searchable table; its full-text index and snapshot are then stale."""
+        if rows:
+            self.table(kind).add(pa.Table.from_pylist(rows, schema=self._schemas[kind]))
+            self._fts_dirty.add(kind)
+            self._snapshots.pop(kind, None)
 
     def near_duplicates(
         self, kind: Literal["questions", "references"], text: str, threshold: float, k: int = 5

@@ -85,11 +85,16 @@ def violations(paper: Paper, pool: pl.DataFrame, blueprint: Blueprint) -> list[s
         if k > 1:
             out.append(f"{k} questions with the same stem {stem[:60]!r}")
 
+    lo, hi = blueprint.answer_keys_per_letter
     for k, tally in enumerate(c.subjects):
         s: Subject = tally.subject
         block = items[k * n : (k + 1) * n]
         if any(q["subject"] != s.value for q in block):
             out.append(f"the {s.value} block holds other subjects")
+        # Keys are the stored ones (a paper shows each question as its file does).
+        letters = Counter(q["correct_key"] for q in block)
+        if any(not lo <= letters[key] <= hi for key in OPTION_KEYS):
+            out.append(f"{s.value}: keys {dict(letters)} outside {lo}–{hi} per letter")
         by_d = Counter(Difficulty(q["difficulty"]) for q in block)
         targets = recorded[s]
         for d in Difficulty:
@@ -126,11 +131,6 @@ def violations(paper: Paper, pool: pl.DataFrame, blueprint: Blueprint) -> list[s
     shown = Counter(
         OPTION_KEYS[o.index(q["correct_key"])] for o, q in zip(orders, items, strict=True)
     )
-    lo, hi = blueprint.answer_keys_per_letter
-    for k, tally in enumerate(c.subjects):
-        letters = Counter(q["correct_key"] for q in items[k * n : (k + 1) * n])
-        if any(not lo <= letters[key] <= hi for key in OPTION_KEYS):
-            out.append(f"{tally.subject.value}: keys {dict(letters)} outside {lo}–{hi} per letter")
     if dict(c.answer_keys) != {k: shown[k] for k in OPTION_KEYS}:
         out.append("recorded answer-key counts do not match the paper")
     return out

@@ -19,16 +19,26 @@ import brotli
 
 from core.render import published_markup
 from core.storage import ImmutableObjectError, ObjectStore
-from site_builder.documents import API_PREFIX, DAILY_POINTER_KEY
+from site_builder.documents import (
+    API_PREFIX,
+    DAILY_POINTER_KEY,
+    DATE_PATTERN,
+    EXAM_ID_PATTERN,
+    PRACTICE_ID_PATTERN,
+    QUESTION_ID_PATTERN,
+    daily_paper_key,
+    question_key,
+)
 
 log = logging.getLogger("qforge")
 
-# Documents that name their own id, by the form of their key: (pattern, field, id from name).
+# Documents that name their own id, by their folder and the id shapes of site_builder.documents:
+# (folder, shape of the key's last part, the field naming it, the id that part stands for).
 _SELF_NAMED = (
-    (re.compile(rf"{API_PREFIX}/questions/(q-[0-9a-f]{{20}})"), "id", "{}"),
-    (re.compile(rf"{API_PREFIX}/exams/daily/(\d{{4}}-\d{{2}}-\d{{2}})"), "exam_id", "daily-{}"),
-    (re.compile(rf"{API_PREFIX}/exams/(exam-[0-9A-Za-z_-]+)"), "exam_id", "{}"),
-    (re.compile(rf"{API_PREFIX}/practice/(practice-[0-9A-Za-z_-]+)"), "practice_id", "{}"),
+    (question_key(""), QUESTION_ID_PATTERN, "id", "{}"),
+    (daily_paper_key(""), DATE_PATTERN, "exam_id", "daily-{}"),
+    (f"{API_PREFIX}/exams/", EXAM_ID_PATTERN, "exam_id", "{}"),
+    (f"{API_PREFIX}/practice/", PRACTICE_ID_PATTERN, "practice_id", "{}"),
 )
 
 
@@ -67,9 +77,10 @@ def complete_document(key: str, data: bytes) -> bool:
         return False
     if key == DAILY_POINTER_KEY:  # a copy of the latest dated paper
         return isinstance(document, dict) and str(document.get("exam_id")).startswith("daily-")
-    for pattern, field, form in _SELF_NAMED:
-        if found := pattern.fullmatch(key):
-            return isinstance(document, dict) and document.get(field) == form.format(found[1])
+    for folder, shape, field, form in _SELF_NAMED:
+        name = key.removeprefix(folder)
+        if key.startswith(folder) and re.match(shape, name):
+            return isinstance(document, dict) and document.get(field) == form.format(name)
     return True
 
 

@@ -167,27 +167,23 @@ def store_image(store: ObjectStore, blob: ImageBlob) -> str:
     return key
 
 
-class _Kept(list[int]):
-    """Positions of the chunks kept, and how many were left out by the cap."""
-
-    dropped_over_cap: int = 0
-
-
-def _not_near_duplicates(vectors: Any, cap: int) -> _Kept:
-    """Chunks in order, each kept unless it is a near-duplicate (cosine ≥ NEAR_DUPLICATE_CHUNK)
-    of one kept before it, and at most `cap` of them."""
+def _not_near_duplicates(vectors: Any, cap: int) -> tuple[list[int], int]:
+    """Positions of the chunks kept, in order, and how many the cap left out: each is kept
+    unless it is a near-duplicate (cosine ≥ NEAR_DUPLICATE_CHUNK) of one kept before it, and
+    at most `cap` of them."""
     unit = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
-    kept = _Kept()
+    kept: list[int] = []
+    over_cap = 0
     chosen = np.zeros((min(cap, len(unit)), unit.shape[1]), dtype=unit.dtype)
     for i, v in enumerate(unit):
         if kept and float((chosen[: len(kept)] @ v).max()) >= NEAR_DUPLICATE_CHUNK:
             continue
         if len(kept) == cap:
-            kept.dropped_over_cap += 1
+            over_cap += 1
             continue
         chosen[len(kept)] = v
         kept.append(i)
-    return kept
+    return kept, over_cap
 
 
 def _tag_row(tag: Tag) -> dict[str, Any]:
@@ -305,13 +301,15 @@ class Ingestor:
         texts += [f["text"] for f in figures]
         vectors = self.embedder.embed(texts) if texts else None
         if vectors is not None and pieces:
-            keep = _not_near_duplicates(vectors[: len(pieces)], self.max_chunks_per_document)
-            result.dropped_duplicates += len(pieces) - len(keep) - keep.dropped_over_cap
-            result.dropped_over_cap = keep.dropped_over_cap
-            if keep.dropped_over_cap:
+            keep, over_cap = _not_near_duplicates(
+                vectors[: len(pieces)], self.max_chunks_per_document
+            )
+            result.dropped_duplicates += len(pieces) - len(keep) - over_cap
+            result.dropped_over_cap = over_cap
+            if over_cap:
                 result.warnings.append(
                     f"more than {self.max_chunks_per_document} chunks: "
-                    f"{keep.dropped_over_cap} left out (QFORGE_KB_MAX_CHUNKS_PER_DOCUMENT)"
+                    f"{over_cap} left out (QFORGE_KB_MAX_CHUNKS_PER_DOCUMENT)"
                 )
             rows = [*keep, *range(len(pieces), len(texts))]
             pieces = [pieces[i] for i in keep]

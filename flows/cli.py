@@ -455,8 +455,7 @@ def _cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
         print("  " + cell_line(r))
     refused = sum((r.refused for r in reports), Counter[str]())
     if refused:
-        listed = ", ".join(f"{k} ×{v}" for k, v in refused.most_common())
-        print(f"drafts refused before any solve: {sum(refused.values())} ({listed})")
+        print(f"drafts refused before any solve: {refused.total()} ({_tally(refused)})")
     print("all attempts so far, per generator:")
     for generator, verdict, n in rows:
         print(f"  {generator:20} {verdict:9} {n}")
@@ -468,6 +467,11 @@ def _cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
     return 0
 
 
+def _tally(counts: Counter[str]) -> str:
+    """`reason ×n, …`, commonest first."""
+    return ", ".join(f"{k} ×{v}" for k, v in counts.most_common())
+
+
 def cell_line(r: CellReport) -> str:
     """One cell of a fill: what it stored, what the solver or screens rejected and the drafter
     refused (by reason), and why it stopped short if it did."""
@@ -475,11 +479,7 @@ def cell_line(r: CellReport) -> str:
     cell = f"{r.subject.value:9} {r.unit_id or '':8} {r.difficulty.value:6}"
     line = f"{cell} +{r.accepted}/{r.needed} rejected {r.rejected} ({reasons})"
     if r.refused:
-        line += (
-            f" refused {sum(r.refused.values())} ("
-            + ", ".join(f"{k} ×{v}" for k, v in r.refused.most_common())
-            + ")"
-        )
+        line += f" refused {r.refused.total()} ({_tally(r.refused)})"
     if r.stopped:
         line += f"  [drafting stopped: {r.stopped}]"
     elif r.exhausted:

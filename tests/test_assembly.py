@@ -212,15 +212,26 @@ def test_a_shortfall_names_exactly_the_missing_cells_and_filling_them_completes_
     assert violations(daily_paper(filled, DAY, blueprint), filled, blueprint) == []
 
 
-def test_a_custom_exam_takes_its_subjects_and_difficulty_mix(
-    syllabus: Syllabus, blueprint: Blueprint
-) -> None:
+def custom_paper(
+    syllabus: Syllabus,
+    blueprint: Blueprint,
+    subjects: list[Subject],
+    shares: dict[str, float],
+) -> Paper:
+    """A custom exam over a synthetic pool, checked against every rule of the blueprint."""
     pool = synthetic_pool(syllabus, blueprint, 5)
-    shares = parse_distribution({"EASY": 0.2, "medium": 0.3, "Hard": 0.5})
-    request = custom_request(blueprint, "exam-abc", [Subject.BOTANY, Subject.PHYSICS], shares)
+    request = custom_request(blueprint, "exam-abcdefgh", subjects, parse_distribution(shares))
     paper = assemble_paper(index_pool(pool), request, blueprint)
     assert isinstance(paper, Paper) and paper.kind == "custom"
     assert violations(paper, pool, blueprint) == []
+    return paper
+
+
+def test_a_custom_exam_takes_its_subjects_and_difficulty_mix(
+    syllabus: Syllabus, blueprint: Blueprint
+) -> None:
+    shares = {"EASY": 0.2, "medium": 0.3, "Hard": 0.5}
+    paper = custom_paper(syllabus, blueprint, [Subject.BOTANY, Subject.PHYSICS], shares)
     assert [t.subject for t in paper.composition.subjects] == [Subject.PHYSICS, Subject.BOTANY]  # type: ignore[union-attr]
     # 90 questions at 0.2/0.3/0.5 are 18/27/45; each subject alone would round to 9/14/22.
     targets = [
@@ -234,11 +245,8 @@ def test_a_custom_exam_takes_its_subjects_and_difficulty_mix(
 def test_a_custom_exam_gets_the_whole_split_it_asked_for(
     syllabus: Syllabus, blueprint: Blueprint
 ) -> None:
-    pool = synthetic_pool(syllabus, blueprint, 5)
-    shares = parse_distribution({"easy": 0.3, "medium": 0.5, "hard": 0.2})
-    request = custom_request(blueprint, "exam-xyz", [Subject.PHYSICS, Subject.CHEMISTRY], shares)
-    paper = assemble_paper(index_pool(pool), request, blueprint)
-    assert isinstance(paper, Paper) and violations(paper, pool, blueprint) == []
+    shares = {"easy": 0.3, "medium": 0.5, "hard": 0.2}
+    paper = custom_paper(syllabus, blueprint, [Subject.PHYSICS, Subject.CHEMISTRY], shares)
     mix = Counter(q.split("-")[4] for q in paper.question_ids)
     assert mix == {"Easy": 27, "Medium": 45, "Hard": 18}  # not 28 / 44 / 18
 

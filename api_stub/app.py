@@ -1,6 +1,6 @@
 """HTTP routes of the worker: the dynamic endpoints, and the static tree served as a CDN would.
 
-Only mapping lives here: bodies to `pipeline.requests`, jobs to `api_stub.runner`, keys and
+Only mapping lives here: bodies to `pipeline.serve.requests`, jobs to `api_stub.runner`, keys and
 limits to `api_stub.limits`, and every failure to the one error body of DESIGN.md.
 """
 
@@ -34,8 +34,8 @@ from api_stub.limits import (
 from api_stub.runner import JobRunner, Overloaded, public_mirror
 from core.settings import Settings
 from core.storage import ObjectStore, validate_key
-from pipeline.jobs import Job, acknowledgement
-from pipeline.requests import InvalidRequest, UnknownTopic, exam_order, practice_order
+from pipeline.serve.jobs import Job, acknowledgement
+from pipeline.serve.requests import InvalidRequest, UnknownTopic, exam_order, practice_order
 from site_builder.documents import API_PREFIX, JOB_ID_PATTERN
 from site_builder.headers import ENCODING_SUFFIXES, cache_control, content_type, encoded_base
 

@@ -1,6 +1,6 @@
 """The worker's jobs: served from the pool snapshot at once, or topped up by generation.
 
-Job state lives in the object store (`pipeline.jobs`), so any replica answers a poll and a job
+Job state lives in the object store (`pipeline.serve.jobs`), so any replica answers a poll and a job
 whose replica died is taken over (one lease per take-over, created atomically) or marked FAILED
 after `job_max_resumes` take-overs. Each new question is written as its immutable file and to
 the outbox before the job counts it, so a resumed job never pays for it twice.
@@ -33,7 +33,7 @@ from core.settings import Settings
 from core.shapes import question_file_bytes
 from core.storage import ObjectStore
 from flows.services import Services
-from pipeline.assembly import (
+from pipeline.assemble.assembly import (
     PoolIndex,
     Shortfall,
     assemble_paper,
@@ -41,7 +41,16 @@ from pipeline.assembly import (
     index_pool,
     reassembled,
 )
-from pipeline.jobs import (
+from pipeline.fill.topup import (
+    SNAPSHOT_SCHEMA,
+    StartAt,
+    near_duplicate_group,
+    pool_rows,
+    template_counts,
+    top_up,
+    topic_drafts,
+)
+from pipeline.serve.jobs import (
     ACTIVE_PREFIX,
     Job,
     JobKind,
@@ -62,17 +71,8 @@ from pipeline.jobs import (
     read_job,
     smoothed,
 )
-from pipeline.practice import practice_pick
-from pipeline.requests import ExamOrder, PracticeOrder, exam_order, practice_order
-from pipeline.topup import (
-    SNAPSHOT_SCHEMA,
-    StartAt,
-    near_duplicate_group,
-    pool_rows,
-    template_counts,
-    top_up,
-    topic_drafts,
-)
+from pipeline.serve.practice import practice_pick
+from pipeline.serve.requests import ExamOrder, PracticeOrder, exam_order, practice_order
 from site_builder.documents import (
     exam_key,
     json_bytes,

@@ -5,7 +5,8 @@ questions shaped like ours (numerical templates whose variants are one near-dupl
 fact relations whose forward and reverse questions share a group, seeded NEET formats, figures,
 withdrawn questions, deleted topics, past use), it builds daily papers to the bundled blueprint
 `neet-ug-v1` for a run of dates and reports p50/p95 latency and constraint violations (checked
-by pipeline.paper_check, which shares no code with the assembler). Baselines in the same run:
+by pipeline.assemble.paper_check, which shares no code with the assembler). Baselines in the
+same run:
 scipy.optimize.milp (HiGHS) over the whole eligible pool ("full MIP", with a time limit) and over
 the shortlist ("shortlisted MIP", shortlisting included in its time). Both start, like ours,
 from the prepared pool index (its build time is reported on its own).
@@ -28,7 +29,7 @@ from scipy.sparse import coo_matrix
 from core.records import Paper, Subject
 from core.settings import REPO_ROOT
 from kb.syllabus import Syllabus, load_syllabus
-from pipeline.assembly import (
+from pipeline.assemble.assembly import (
     DIFFICULTIES,
     SUBJECTS,
     PaperRequest,
@@ -42,9 +43,14 @@ from pipeline.assembly import (
     seeded_hash,
     shortlisted_rows,
 )
-from pipeline.blueprint import Blueprint, class_caps, exam_difficulty_counts, load_blueprint
-from pipeline.paper_check import violations
-from pipeline.pool import UnitCell
+from pipeline.assemble.blueprint import (
+    Blueprint,
+    class_caps,
+    exam_difficulty_counts,
+    load_blueprint,
+)
+from pipeline.assemble.paper_check import violations
+from pipeline.fill.pool import UnitCell
 
 FIRST_DAY = dt.date(2026, 3, 1)
 NUMERICAL_SHARE = {"Physics": 0.7, "Chemistry": 0.4, "Botany": 0.0, "Zoology": 0.0}

@@ -17,16 +17,16 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import pipeline.pool as pool_module
+import pipeline.fill.pool as pool_module
 from core.records import Difficulty, Subject, Verdict
 from core.settings import Settings
 from core.warehouse import open_warehouse
 from flows.kb_services import own_duplicate_gate
 from flows.services import build_services
-from pipeline.generation import judged, solver_view
-from pipeline.pool import CellReport, fill_pool, pool_deficits, unit_deficits
-from pipeline.solver import _solution
-from pipeline.templates import TEMPLATES
+from pipeline.fill.pool import CellReport, fill_pool, pool_deficits, unit_deficits
+from pipeline.templates.catalogue import TEMPLATES
+from pipeline.verify.gate import judged, solver_view
+from pipeline.verify.solver import _solution
 
 
 def core_loop(per_cell: int) -> None:

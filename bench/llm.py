@@ -39,7 +39,7 @@ from core.settings import Settings
 from core.warehouse import open_warehouse
 from flows.kb_services import own_duplicate_gate
 from flows.services import build_services
-from pipeline.pool import fill_pool
+from pipeline.fill.pool import fill_pool
 from tests.fake_openai import API_KEY, FakeModel, FakeOpenAI, Response, Route, serving
 
 CELLS = [(s, d) for s in Subject for d in Difficulty]

@@ -97,8 +97,8 @@ SCHEMA_VERSION = len(MIGRATIONS)
 # share a paper. A fact question's group is its relation plus the fact (`entity|value`), so the
 # forward, reverse and statement questions about one fact are enemies; all variants of one
 # numerical template are one group (they differ only in the numbers: 0.98 median cosine, see
-# pipeline/dedupe.py); other parametric questions group by template and parameters; a question
-# with no parameters stands alone. A template or fact table has one topic, so a group never
+# pipeline/verify/dedupe.py); other parametric questions group by template and parameters; a
+# question with no parameters stands alone. A template or fact table has one topic, so a group never
 # spans syllabus units.
 NEAR_DUPLICATE_GROUP_SQL = """
     CASE

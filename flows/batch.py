@@ -28,16 +28,9 @@ from core.storage import ObjectStore
 from core.warehouse import Warehouse, open_warehouse
 from flows.kb_services import own_duplicate_gate, reference_screens
 from flows.services import Services
-from pipeline.assembly import Shortfall, assemble_paper, daily_request
-from pipeline.generation import (
-    Screen,
-    judged,
-    rescreened,
-    screen_refusal,
-    screened_out,
-    unanswered,
-)
-from pipeline.llm_batch import (
+from pipeline.assemble.assembly import Shortfall, assemble_paper, daily_request
+from pipeline.fill.pool import Cell, UnitCell
+from pipeline.llm.batch import (
     ENDPOINT,
     MAX_REQUESTS,
     PREFIX,
@@ -67,10 +60,17 @@ from pipeline.llm_batch import (
     rejection_name,
     solve_lines,
 )
-from pipeline.llm_draft import DraftRequest, OpenAIDrafter, Rejection
-from pipeline.llm_solve import OpenAISolver
-from pipeline.llm_usage import UsageLedger, transport_outcome
-from pipeline.pool import Cell, UnitCell
+from pipeline.llm.draft import DraftRequest, OpenAIDrafter, Rejection
+from pipeline.llm.solve import OpenAISolver
+from pipeline.llm.usage import UsageLedger, transport_outcome
+from pipeline.verify.gate import (
+    Screen,
+    judged,
+    rescreened,
+    screen_refusal,
+    screened_out,
+    unanswered,
+)
 
 log = logging.getLogger("qforge")
 COMPLETION_WINDOW = "24h"

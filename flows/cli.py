@@ -25,7 +25,7 @@ from core.settings import Settings
 if TYPE_CHECKING:  # the commands import what they use when they run: start-up stays fast
     from core.warehouse import Warehouse
     from flows.services import Services
-    from pipeline.pool import CellReport
+    from pipeline.fill.pool import CellReport
 
 
 def prefect_environment(settings: Settings) -> dict[str, str]:
@@ -251,8 +251,8 @@ def _cmd_api(settings: Settings, args: argparse.Namespace) -> int:
     from api_stub.runner import JobRunner, public_mirror
     from core.providers import object_store
     from flows.services import build_services
-    from pipeline.practice import best_served_topic
-    from pipeline.requests import MAX_PRACTICE_QUESTIONS
+    from pipeline.serve.practice import best_served_topic
+    from pipeline.serve.requests import MAX_PRACTICE_QUESTIONS
     from site_builder.documents import DAILY_POINTER_KEY
 
     host = args.host or settings.api_host
@@ -388,7 +388,7 @@ def _cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
     from core.warehouse import open_warehouse
     from flows.kb_services import own_duplicate_gate, reference_screens
     from flows.services import build_services
-    from pipeline.pool import fill_pool, pool_deficits, unit_deficits
+    from pipeline.fill.pool import fill_pool, pool_deficits, unit_deficits
 
     services = build_services(settings)
     subjects = [Subject(args.subject)] if args.subject else list(Subject)

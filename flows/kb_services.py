@@ -12,7 +12,7 @@ from kb.knowledge import load_knowledge_base
 from kb.store import KnowledgeStore, content_text
 from kb.syllabus import load_syllabus
 from kb.tagging import TopicIndex
-from pipeline.dedupe import NearDuplicateGate
+from pipeline.verify.dedupe import NearDuplicateGate
 
 
 def openai_client(settings: Settings):

@@ -23,9 +23,9 @@ from flows import steps
 from flows.batch import BatchFillReport, batch_fill_step, report_lines
 from flows.services import Services, build_services
 from kb.ingest.run import IngestReport
-from pipeline.assembly import Shortfall, ShortfallError
-from pipeline.llm_usage import ModelUsage, model_usage, usage_lines, usage_markdown
-from pipeline.pool import UNSOLVED
+from pipeline.assemble.assembly import Shortfall, ShortfallError
+from pipeline.fill.pool import UNSOLVED
+from pipeline.llm.usage import ModelUsage, model_usage, usage_lines, usage_markdown
 from site_builder.export import ExportReport
 from site_builder.run_report import RunReport, run_report_markdown
 

@@ -13,15 +13,16 @@ from kb.elements import load_element_data
 from kb.knowledge import KnowledgeBase, load_knowledge_base
 from kb.references import ReferenceQuestion
 from kb.syllabus import Syllabus, load_syllabus
-from pipeline.blueprint import Blueprint, load_blueprint
-from pipeline.generation import Drafter, OfflineDrafter, Solver
-from pipeline.llm_usage import TokenBudget, UsageLedger
-from pipeline.solver import OfflineSolver
-from pipeline.templates import TEMPLATES, TEMPLATES_BY_ID
+from pipeline.assemble.blueprint import Blueprint, load_blueprint
+from pipeline.generate.drafter import Drafter, OfflineDrafter
+from pipeline.llm.usage import TokenBudget, UsageLedger
+from pipeline.templates.catalogue import TEMPLATES, TEMPLATES_BY_ID
+from pipeline.verify.gate import Solver
+from pipeline.verify.solver import OfflineSolver
 
 if TYPE_CHECKING:  # both import heavy libraries (LanceDB, jinja2, pint): only with a model
     from kb.store import KnowledgeStore
-    from pipeline.llm_draft import ContextSource
+    from pipeline.llm.draft import ContextSource
 
 
 @dataclass(frozen=True)
@@ -84,8 +85,8 @@ def _openai_providers(
 ) -> tuple[Drafter, Solver, UsageLedger]:
     """Drafter and adversarial solver through one SDK client, sharing a ledger and budget."""
     from flows.kb_services import openai_client
-    from pipeline.llm_draft import OpenAIDrafter
-    from pipeline.llm_solve import OpenAISolver
+    from pipeline.llm.draft import OpenAIDrafter
+    from pipeline.llm.solve import OpenAISolver
 
     client = openai_client(settings)
     prompts = settings.data_dir / "prompts"
@@ -117,7 +118,7 @@ def _context_source(settings: Settings, kb: KnowledgeBase) -> ContextSource:
     Decided when the services are built: on a first nightly the store is filled by its ingest
     step after that, so that one night drafts from the bundled knowledge base.
     """
-    from pipeline.llm_draft import BundledContext, StoreContext
+    from pipeline.llm.draft import BundledContext, StoreContext
 
     if not Path(settings.lancedb_uri).exists():
         return BundledContext(kb)

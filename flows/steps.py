@@ -26,7 +26,7 @@ from flows.kb_services import (
 from flows.services import Services
 from kb.ingest.run import IngestReport
 from kb.store import question_rows
-from pipeline.assembly import (
+from pipeline.assemble.assembly import (
     Shortfall,
     ShortfallError,
     assemble_paper,
@@ -34,8 +34,8 @@ from pipeline.assembly import (
     daily_request,
     reassembled,
 )
-from pipeline.outbox import OutboxProblem, outbox_entry
-from pipeline.pool import CellReport, Resume, UnitCell, fill_pool
+from pipeline.fill.pool import CellReport, Resume, UnitCell, fill_pool
+from pipeline.serve.outbox import OutboxProblem, outbox_entry
 from site_builder.documents import paper_document
 from site_builder.export import (
     ExportReport,

@@ -15,10 +15,10 @@ from core.records import Difficulty
 from core.settings import REPO_ROOT
 from kb.knowledge import load_knowledge_base
 from kb.syllabus import load_syllabus
-from pipeline.causes import assertion_reason_drafts, supporting_cause_sentence
-from pipeline.generation import judged, solver_view
-from pipeline.solver import OfflineSolver
-from pipeline.templates import TEMPLATES_BY_ID
+from pipeline.generate.causes import assertion_reason_drafts, supporting_cause_sentence
+from pipeline.templates.catalogue import TEMPLATES_BY_ID
+from pipeline.verify.gate import judged, solver_view
+from pipeline.verify.solver import OfflineSolver
 
 
 def main() -> None:

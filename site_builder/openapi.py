@@ -14,7 +14,7 @@ from typing import Any
 
 from core.records import OPTION_KEYS, Difficulty, Subject
 from kb.syllabus import Syllabus
-from pipeline.requests import EXAM_TYPES, MAX_PRACTICE_QUESTIONS
+from pipeline.serve.requests import EXAM_TYPES, MAX_PRACTICE_QUESTIONS
 from site_builder.documents import (
     API_PREFIX,
     DAILY_EXAM_ID_PATTERN,

@@ -9,10 +9,10 @@ from pathlib import Path
 from core.analytics import VIEWS, current_snapshot, snapshot_connection, write_snapshot
 from core.records import Difficulty, Subject
 from core.warehouse import open_warehouse
-from pipeline.generation import OfflineDrafter
-from pipeline.pool import fill_pool
-from pipeline.solver import OfflineSolver
-from pipeline.templates import TEMPLATES, TEMPLATES_BY_ID
+from pipeline.fill.pool import fill_pool
+from pipeline.generate.drafter import OfflineDrafter
+from pipeline.templates.catalogue import TEMPLATES, TEMPLATES_BY_ID
+from pipeline.verify.solver import OfflineSolver
 
 
 def _filled(path: Path, syllabus, kb) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from core.records import OPTION_KEYS, Difficulty, Paper, Subject
 from kb.syllabus import Syllabus
-from pipeline.assembly import (
+from pipeline.assemble.assembly import (
     POOL_COLUMNS,
     PaperRequest,
     Shortfall,
@@ -22,14 +22,14 @@ from pipeline.assembly import (
     daily_request,
     index_pool,
 )
-from pipeline.blueprint import (
+from pipeline.assemble.blueprint import (
     Blueprint,
     BlueprintError,
     difficulty_counts,
     load_blueprint,
     parse_distribution,
 )
-from pipeline.paper_check import violations
+from pipeline.assemble.paper_check import violations
 from tests.conftest import DATA_DIR
 
 DAY = dt.date(2026, 1, 15)
@@ -265,7 +265,7 @@ def test_an_empty_pool_is_short_of_every_question(blueprint: Blueprint) -> None:
 
 def synthetic_schema() -> dict[str, Any]:
     """The pool's columns, as the worker's snapshot types them (one schema, not a copy)."""
-    from pipeline.topup import SNAPSHOT_SCHEMA
+    from pipeline.fill.topup import SNAPSHOT_SCHEMA
 
     return {c: SNAPSHOT_SCHEMA[c] for c in POOL_COLUMNS}
 
@@ -346,7 +346,7 @@ def test_a_questions_seeded_place_depends_only_on_its_id(
 
 
 def test_a_cell_a_round_did_not_help_is_stalled() -> None:
-    from pipeline.assembly import stalled_cells
+    from pipeline.assemble.assembly import stalled_cells
 
     a = (Subject.BOTANY, Difficulty.EASY, "bio-u07")
     b = (Subject.BOTANY, Difficulty.EASY, "bio-u01")
@@ -369,7 +369,7 @@ def test_a_cell_a_round_did_not_help_is_stalled() -> None:
 def test_an_exam_is_apportioned_whole_then_split_across_subjects(
     shares: tuple[float, float, float], subjects: int, whole: tuple[int, int, int]
 ) -> None:
-    from pipeline.blueprint import exam_difficulty_counts
+    from pipeline.assemble.blueprint import exam_difficulty_counts
 
     distribution = dict(zip(Difficulty, shares, strict=True))
     split = exam_difficulty_counts(distribution, subjects, 45)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from bench.assembly import mip_selection
 from core.records import Difficulty, Paper, Subject
-from pipeline.assembly import (
+from pipeline.assemble.assembly import (
     POOL_COLUMNS,
     PaperRequest,
     Shortfall,
@@ -21,9 +21,9 @@ from pipeline.assembly import (
     eligible_rows,
     index_pool,
 )
-from pipeline.blueprint import Blueprint, UnitRange
-from pipeline.paper_check import violations
-from pipeline.topup import SNAPSHOT_SCHEMA
+from pipeline.assemble.blueprint import Blueprint, UnitRange
+from pipeline.assemble.paper_check import violations
+from pipeline.fill.topup import SNAPSHOT_SCHEMA
 
 CAPPABLE = ("single_correct", "match_list", "figure")  # "numerical" is never capped here
 FORMATS = ("single_correct", "match_list", "numerical")

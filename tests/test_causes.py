@@ -7,14 +7,14 @@ from collections import Counter
 from core.records import Difficulty, QuestionFormat, Verdict
 from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
-from pipeline.causes import (
+from pipeline.generate.causes import (
     ASSERTION_REASON_OPTIONS,
     assertion_reason_drafts,
     supporting_cause_sentence,
 )
-from pipeline.generation import judged, solver_view
-from pipeline.solver import OfflineSolver
-from pipeline.templates import TEMPLATES_BY_ID
+from pipeline.templates.catalogue import TEMPLATES_BY_ID
+from pipeline.verify.gate import judged, solver_view
+from pipeline.verify.solver import OfflineSolver
 
 
 def _drafts(kb: KnowledgeBase, syllabus: Syllabus):

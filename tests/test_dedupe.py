@@ -12,12 +12,13 @@ from core.warehouse import open_warehouse
 from kb.embeddings import load_static_embedder
 from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
-from pipeline.dedupe import NearDuplicateGate
-from pipeline.generation import OfflineDrafter, judged, solver_view
-from pipeline.numerical import numerical_draft
-from pipeline.pool import fill_pool
-from pipeline.solver import OfflineSolver
-from pipeline.templates import TEMPLATES, TEMPLATES_BY_ID
+from pipeline.fill.pool import fill_pool
+from pipeline.generate.drafter import OfflineDrafter
+from pipeline.generate.numerical import numerical_draft
+from pipeline.templates.catalogue import TEMPLATES, TEMPLATES_BY_ID
+from pipeline.verify.dedupe import NearDuplicateGate
+from pipeline.verify.gate import judged, solver_view
+from pipeline.verify.solver import OfflineSolver
 
 
 @pytest.fixture(scope="module")

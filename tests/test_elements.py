@@ -10,15 +10,15 @@ import pytest
 from core.records import Difficulty, Subject
 from kb.elements import ELEMENTS_FILE, ElementData, load_element_data
 from kb.syllabus import Syllabus
-from pipeline.element_solver import (
+from pipeline.generate.elements import element_drafts, element_option, spin_only_moment
+from pipeline.verify.element_solver import (
     aufbau,
     element_answer,
     ion_configuration,
     parse_configuration,
     unpaired,
 )
-from pipeline.elements import element_drafts, element_option, spin_only_moment
-from pipeline.generation import judged, solver_view
+from pipeline.verify.gate import judged, solver_view
 from tests.conftest import DATA_DIR
 
 

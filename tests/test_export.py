@@ -15,9 +15,10 @@ from core.records import Difficulty, Subject
 from core.settings import Settings
 from core.storage import LocalObjectStore
 from core.warehouse import open_warehouse
-from pipeline.generation import OfflineDrafter, judged, solver_view
-from pipeline.solver import OfflineSolver
-from pipeline.templates import TEMPLATES, TEMPLATES_BY_ID
+from pipeline.generate.drafter import OfflineDrafter
+from pipeline.templates.catalogue import TEMPLATES, TEMPLATES_BY_ID
+from pipeline.verify.gate import judged, solver_view
+from pipeline.verify.solver import OfflineSolver
 from site_builder.documents import DAILY_POINTER_KEY, daily_paper_key, question_key
 from site_builder.export import (
     export_daily_paper,

@@ -9,11 +9,12 @@ import pytest
 from core.records import Difficulty, Draft, Option, QuestionFormat, SolverAnswer, Subject, Verdict
 from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
-from pipeline.facts import fact_drafts
-from pipeline.generation import OfflineDrafter, judged, solver_view
-from pipeline.numerical import numerical_draft, numerical_drafts
-from pipeline.solver import OfflineSolver
-from pipeline.templates import TEMPLATES, TEMPLATES_BY_ID
+from pipeline.generate.drafter import OfflineDrafter
+from pipeline.generate.facts import fact_drafts
+from pipeline.generate.numerical import numerical_draft, numerical_drafts
+from pipeline.templates.catalogue import TEMPLATES, TEMPLATES_BY_ID
+from pipeline.verify.gate import judged, solver_view
+from pipeline.verify.solver import OfflineSolver
 
 
 @pytest.fixture(scope="module")
@@ -200,7 +201,7 @@ NEW_FORMATS = {
 def test_every_neet_format_is_sound_and_gated(
     name: str, kb: KnowledgeBase, syllabus: Syllabus, solver: OfflineSolver
 ) -> None:
-    import pipeline.facts as facts
+    import pipeline.generate.facts as facts
 
     make = getattr(facts, NEW_FORMATS[name][0])
     drafts = [d for t in kb.fact_tables for s in range(4) if (d := make(t, s, kb, syllabus))]
@@ -219,7 +220,7 @@ def test_every_neet_format_is_sound_and_gated(
 def test_two_statement_keys_follow_the_truth_of_each_statement(
     kb: KnowledgeBase, syllabus: Syllabus
 ) -> None:
-    from pipeline.facts import TWO_STATEMENT_OPTIONS, two_statements_draft
+    from pipeline.generate.facts import TWO_STATEMENT_OPTIONS, two_statements_draft
 
     table = next(t for t in kb.fact_tables if t.relation_id == "zoo-disease-pathogen")
     drafts = [two_statements_draft(table, s, kb, syllabus) for s in range(16)]
@@ -252,7 +253,7 @@ def test_a_missing_answer_makes_the_solver_abstain(
 
 
 def test_hygiene_names_tells_before_any_solver_call(kb: KnowledgeBase, syllabus: Syllabus) -> None:
-    from pipeline.generation import HYGIENE, hygiene_problem, screened_out
+    from pipeline.verify.gate import HYGIENE, hygiene_problem, screened_out
 
     substring = stem_tell = None
     for table in kb.fact_tables:
@@ -273,7 +274,7 @@ def test_hygiene_names_tells_before_any_solver_call(kb: KnowledgeBase, syllabus:
 
 
 def test_a_key_far_longer_than_every_distractor_is_a_tell(syllabus: Syllabus) -> None:
-    from pipeline.generation import hygiene_problem
+    from pipeline.verify.gate import hygiene_problem
 
     draft = a_draft(syllabus)
     c = draft.content
@@ -290,7 +291,7 @@ def test_a_key_far_longer_than_every_distractor_is_a_tell(syllabus: Syllabus) ->
 def test_the_key_is_not_the_longest_option_more_often_than_chance(
     kb: KnowledgeBase, syllabus: Syllabus
 ) -> None:
-    from pipeline.generation import hygiene_problem
+    from pipeline.verify.gate import hygiene_problem
 
     longest = total = 0
     for table in kb.fact_tables:

@@ -36,13 +36,13 @@ from core.storage import OBJECT_SUFFIX, LocalObjectStore, validate_key
 from core.warehouse import open_warehouse
 from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
-from pipeline.assembly import SUBJECTS, daily_request, index_pool, paper_from_rows
-from pipeline.blueprint import load_blueprint
-from pipeline.generation import OfflineDrafter
-from pipeline.numerical import numerical_draft
-from pipeline.pool import fill_pool
-from pipeline.solver import OfflineSolver
-from pipeline.templates import TEMPLATES, TEMPLATES_BY_ID
+from pipeline.assemble.assembly import SUBJECTS, daily_request, index_pool, paper_from_rows
+from pipeline.assemble.blueprint import load_blueprint
+from pipeline.fill.pool import fill_pool
+from pipeline.generate.drafter import OfflineDrafter
+from pipeline.generate.numerical import numerical_draft
+from pipeline.templates.catalogue import TEMPLATES, TEMPLATES_BY_ID
+from pipeline.verify.solver import OfflineSolver
 from site_builder.documents import paper_document
 from site_builder.headers import IMMUTABLE, cache_control, content_type
 from site_builder.html import (

@@ -294,8 +294,8 @@ def test_stored_questions_are_indexed_for_near_duplicate_checks(
     from core.ids import question_id
     from core.records import Question, SolverVerdict
     from kb.store import question_rows, question_text
-    from pipeline.numerical import numerical_draft
-    from pipeline.templates import TEMPLATES_BY_ID
+    from pipeline.generate.numerical import numerical_draft
+    from pipeline.templates.catalogue import TEMPLATES_BY_ID
 
     questions = []
     for seed in range(3):

@@ -7,7 +7,7 @@ import pytest
 from core.records import Subject
 from kb.knowledge import KnowledgeBase, load_chunk, parse_front_matter
 from kb.syllabus import Syllabus
-from pipeline.facts import supporting_sentence
+from pipeline.generate.facts import supporting_sentence
 
 
 def test_every_fact_table_is_tagged_with_a_live_topic_of_its_subject(

@@ -14,18 +14,19 @@ from typing import Any
 import pytest
 from pydantic import SecretStr
 
-import pipeline.pool as pool_module
+import pipeline.fill.pool as pool_module
 from core.records import Difficulty, SolverAnswer, SolverView, Subject, Verdict
 from core.settings import Settings
 from core.warehouse import Warehouse, open_warehouse
 from flows.services import Services, build_services
 from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
-from pipeline.generation import CallDrafter, OfflineDrafter, solver_view, unanswered
-from pipeline.llm_draft import OpenAIDrafter
-from pipeline.llm_solve import OpenAISolver
-from pipeline.llm_usage import TokenBudget, UsageLedger
-from pipeline.pool import UNSOLVED, fill_pool
+from pipeline.fill.pool import UNSOLVED, fill_pool
+from pipeline.generate.drafter import CallDrafter, OfflineDrafter
+from pipeline.llm.draft import OpenAIDrafter
+from pipeline.llm.solve import OpenAISolver
+from pipeline.llm.usage import TokenBudget, UsageLedger
+from pipeline.verify.gate import solver_view, unanswered
 from tests.fake_openai import (
     ChatScript,
     FakeModel,

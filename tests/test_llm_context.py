@@ -17,8 +17,8 @@ from flows.kb_services import build_ingestor, build_knowledge_store
 from flows.services import build_services
 from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
-from pipeline.llm_draft import BundledContext, OpenAIDrafter, StoreContext
-from pipeline.pool import fill_pool
+from pipeline.fill.pool import fill_pool
+from pipeline.llm.draft import BundledContext, OpenAIDrafter, StoreContext
 from tests.fake_openai import FakeModel, serving
 
 FIGURE_TOPIC = "phy-motion-graphs"  # a bundled chunk with a figure

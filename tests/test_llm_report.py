@@ -19,7 +19,7 @@ from core.warehouse import open_warehouse
 from flows.batch import BatchFillReport, PendingBatch
 from flows.nightly import NightlyResult, call_directly, run_model_usage, run_nightly
 from flows.services import Services, build_services
-from pipeline.llm_usage import (
+from pipeline.llm.usage import (
     CallRecord,
     UsageLedger,
     model_usage,

@@ -15,8 +15,8 @@ from core.warehouse import open_warehouse
 from flows.nightly import call_directly, run_nightly
 from flows.services import Services, build_services
 from flows.steps import ingest_outbox_step
-from pipeline.generation import judged, solver_view
-from pipeline.practice import practice_pick
+from pipeline.serve.practice import practice_pick
+from pipeline.verify.gate import judged, solver_view
 from site_builder.documents import DAILY_POINTER_KEY, daily_paper_key
 from site_builder.snapshot import POOL_SNAPSHOT_KEY, read_pool_snapshot
 
@@ -96,7 +96,7 @@ def test_the_outbox_takes_verified_questions_and_refuses_the_rest(
 
 
 def test_an_entry_edited_after_verification_is_refused(services: Services) -> None:
-    from pipeline.outbox import OutboxProblem, outbox_entry
+    from pipeline.serve.outbox import OutboxProblem, outbox_entry
 
     draft = next(services.drafter.drafts(Subject.ZOOLOGY, Difficulty.EASY, {}))
     attempt, question = judged(draft, services.solver.solve(solver_view(draft)))

@@ -24,7 +24,7 @@ from core.shapes import daily_question
 from core.warehouse import open_warehouse
 from flows.nightly import call_directly, run_nightly
 from flows.services import build_services
-from pipeline.topup import question_family
+from pipeline.fill.topup import question_family
 from site_builder.documents import daily_paper_key, question_key
 
 FIRST = dt.date(2026, 12, 1)

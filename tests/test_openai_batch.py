@@ -34,8 +34,7 @@ from flows.batch import CLOCK_SKEW, BatchFillReport, batch_fill, batch_fill_step
 from flows.services import Services, build_services
 from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
-from pipeline.generation import solver_view
-from pipeline.llm_batch import (
+from pipeline.llm.batch import (
     PREFIX,
     DoneRecord,
     DraftPlan,
@@ -50,8 +49,9 @@ from pipeline.llm_batch import (
     record_key,
     solve_lines,
 )
-from pipeline.llm_draft import BundledContext, DraftRequest, OpenAIDrafter, draft_messages
-from pipeline.llm_solve import IDENTITY, shuffled_order, view_id
+from pipeline.llm.draft import BundledContext, DraftRequest, OpenAIDrafter, draft_messages
+from pipeline.llm.solve import IDENTITY, shuffled_order, view_id
+from pipeline.verify.gate import solver_view
 from tests.fake_openai import chat_completion
 from tests.fake_openai_batch import (
     MISSING,
@@ -487,7 +487,7 @@ def test_offline_services_refuse_batch_mode(tmp_path: Path) -> None:
 def test_the_nightly_step_asks_for_what_the_date_s_paper_lacks(
     tmp_path: Path, syllabus: Syllabus
 ) -> None:
-    from pipeline.assembly import Shortfall, assemble_paper, daily_request
+    from pipeline.assemble.assembly import Shortfall, assemble_paper, daily_request
 
     day = dt.date(2026, 1, 5)
     with batch_serving(agreeing) as fake:

@@ -33,8 +33,8 @@ from flows.services import build_services
 from kb.knowledge import KnowledgeBase
 from kb.references import ReferenceQuestion
 from kb.syllabus import Syllabus, Topic
-from pipeline.generation import judged, solver_view, verified
-from pipeline.llm_draft import (
+from pipeline.fill.pool import fill_pool
+from pipeline.llm.draft import (
     BundledContext,
     ContextItem,
     DraftRequest,
@@ -45,7 +45,7 @@ from pipeline.llm_draft import (
     numerical_problem,
     parse_draft,
 )
-from pipeline.llm_solve import (
+from pipeline.llm.solve import (
     DERANGEMENTS,
     IDENTITY,
     OpenAISolver,
@@ -55,9 +55,9 @@ from pipeline.llm_solve import (
     view_id,
     vote,
 )
-from pipeline.llm_usage import ModelReply, TokenBudget, UsageLedger
-from pipeline.pool import fill_pool
-from pipeline.safe_eval import UnsafeExpressionError, safe_eval
+from pipeline.llm.usage import ModelReply, TokenBudget, UsageLedger
+from pipeline.quantities.expressions import UnsafeExpressionError, safe_eval
+from pipeline.verify.gate import judged, solver_view, verified
 from tests.fake_openai import (
     ChatScript,
     Delayed,
@@ -909,6 +909,6 @@ def test_the_client_builder_sets_retries_and_timeout() -> None:
     ],
 )
 def test_usage_counts_never_raise(body: dict[str, Any], counts: tuple[int, int, int]) -> None:
-    from pipeline.llm_usage import usage_counts
+    from pipeline.llm.usage import usage_counts
 
     assert usage_counts(body) == counts

@@ -23,18 +23,18 @@ from core.storage import LocalObjectStore
 from core.warehouse import open_warehouse
 from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
-from pipeline.assembly import (
+from pipeline.assemble.assembly import (
     SUBJECTS,
     custom_request,
     daily_request,
     index_pool,
     paper_from_rows,
 )
-from pipeline.blueprint import load_blueprint
-from pipeline.generation import OfflineDrafter
-from pipeline.pool import fill_pool
-from pipeline.solver import OfflineSolver
-from pipeline.templates import TEMPLATES, TEMPLATES_BY_ID
+from pipeline.assemble.blueprint import load_blueprint
+from pipeline.fill.pool import fill_pool
+from pipeline.generate.drafter import OfflineDrafter
+from pipeline.templates.catalogue import TEMPLATES, TEMPLATES_BY_ID
+from pipeline.verify.solver import OfflineSolver
 from site_builder.documents import (
     API_PREFIX,
     WithdrawalRow,

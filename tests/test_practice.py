@@ -6,7 +6,7 @@ import polars as pl
 import pytest
 
 from core.records import Difficulty
-from pipeline.practice import practice_pick
+from pipeline.serve.practice import practice_pick
 
 
 def _snapshot(rows: list[tuple[str, str, str, str, int, bool]]) -> pl.DataFrame:

@@ -23,8 +23,8 @@ from core.s3store import BucketMissingError, S3ObjectStore, s3_client
 from core.settings import Settings
 from core.storage import ImmutableObjectError, LocalObjectStore
 from kb.syllabus import Syllabus
-from pipeline.numerical import numerical_draft
-from pipeline.templates import TEMPLATES_BY_ID
+from pipeline.generate.numerical import numerical_draft
+from pipeline.templates.catalogue import TEMPLATES_BY_ID
 from site_builder.documents import DAILY_POINTER_KEY, daily_paper_key, question_key
 from site_builder.export import export_daily_paper, publish_daily_pointer
 from site_builder.headers import IMMUTABLE
@@ -421,7 +421,7 @@ def test_a_worker_job_mirrors_its_new_files_before_it_completes(
     from api_stub.runner import JobRunner
     from core.records import Difficulty, Subject
     from flows.services import build_services
-    from pipeline.requests import practice_order
+    from pipeline.serve.requests import practice_order
     from tests.worker_pool import publish_pool, richest_topic, verified_questions
 
     settings = Settings(

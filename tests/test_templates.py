@@ -7,11 +7,11 @@ import pytest
 
 from core.records import Subject
 from kb.syllabus import Syllabus
-from pipeline.generation import solver_view
-from pipeline.numbers import first_number
-from pipeline.numerical import numerical_draft
-from pipeline.solver import numerical_answer
-from pipeline.templates import TEMPLATES
+from pipeline.generate.numerical import numerical_draft
+from pipeline.quantities.numbers import first_number
+from pipeline.templates.catalogue import TEMPLATES
+from pipeline.verify.gate import solver_view
+from pipeline.verify.solver import numerical_answer
 
 SEEDS = 200
 

@@ -7,11 +7,11 @@ import math
 import pytest
 
 from kb.syllabus import Syllabus
-from pipeline.generation import judged, solver_view
-from pipeline.numerical import numerical_draft
-from pipeline.solver import numerical_answer
-from pipeline.templates import TEMPLATES
-from pipeline.units import UnknownUnitError, pint_expression, same_dimension, si_factor
+from pipeline.generate.numerical import numerical_draft
+from pipeline.quantities.units import UnknownUnitError, pint_expression, same_dimension, si_factor
+from pipeline.templates.catalogue import TEMPLATES
+from pipeline.verify.gate import judged, solver_view
+from pipeline.verify.solver import numerical_answer
 
 
 @pytest.mark.parametrize("template", TEMPLATES, ids=lambda t: t.template_id)

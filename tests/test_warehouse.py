@@ -8,8 +8,8 @@ import pytest
 from core.records import Paper, Question, SolverVerdict
 from core.warehouse import SCHEMA_VERSION, ImmutableRecordError, open_warehouse
 from kb.syllabus import Syllabus
-from pipeline.numerical import numerical_draft
-from pipeline.templates import TEMPLATES_BY_ID
+from pipeline.generate.numerical import numerical_draft
+from pipeline.templates.catalogue import TEMPLATES_BY_ID
 
 
 def make_question(syllabus: Syllabus, seed: int = 0) -> Question:

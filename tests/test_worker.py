@@ -25,8 +25,8 @@ from core.providers import object_store
 from core.records import OUTBOX_PREFIX, Difficulty, SolverAnswer, SolverView, Subject
 from core.settings import Settings
 from flows.services import Services, build_services
-from pipeline.jobs import ACTIVE_PREFIX
-from pipeline.outbox import outbox_entry
+from pipeline.serve.jobs import ACTIVE_PREFIX
+from pipeline.serve.outbox import outbox_entry
 from site_builder.openapi import standalone_schema
 from tests.worker_pool import publish_pool, richest_topic, verified_questions
 
@@ -400,7 +400,7 @@ def test_a_finished_job_answers_from_memory_what_the_store_holds(
 
 def test_a_failed_job_answer_is_not_kept(make_client: Callable[..., Any]) -> None:
     """FAILED as interrupted may yet be overtaken by a slow replica's COMPLETED."""
-    from pipeline.jobs import JobKind, job_bytes, job_failed, job_key, new_job
+    from pipeline.serve.jobs import JobKind, job_bytes, job_failed, job_key, new_job
 
     _, runner = make_client()
     job = new_job("job-failedxyz", JobKind.PRACTICE, {}, 3, "k", "elsewhere", START)
@@ -521,7 +521,7 @@ def test_an_unknown_job_is_a_404(make_client: Callable[..., Any]) -> None:
 
 
 def test_a_topic_top_up_drafts_only_that_topic(pool_questions: list[Any]) -> None:
-    from pipeline.topup import StartAt, topic_drafts
+    from pipeline.fill.topup import StartAt, topic_drafts
 
     services = BASE[0]
     topic = services.syllabus.topic(pool_questions[0].content.tag.topic_id)
@@ -551,7 +551,7 @@ class NoReplyEvery:
 
 @pytest.mark.parametrize("every", [2, 1])
 def test_a_top_up_solve_with_no_reply_is_no_attempt(every: int, pool_questions: list[Any]) -> None:
-    from pipeline.topup import top_up
+    from pipeline.fill.topup import top_up
 
     services = BASE[0]
     solver = NoReplyEvery(services.solver, every)
@@ -601,7 +601,7 @@ def test_near_duplicate_groups_in_python_match_the_warehouse(
     tmp_path: Path, pool_questions: list[Any]
 ) -> None:
     from core.warehouse import open_warehouse
-    from pipeline.topup import near_duplicate_group, question_family
+    from pipeline.fill.topup import near_duplicate_group, question_family
 
     services = BASE[0]
     cells = [(s, d) for s in (Subject.CHEMISTRY, Subject.BOTANY) for d in Difficulty]

@@ -43,7 +43,7 @@ from core.records import Difficulty, Subject
 from core.settings import Settings
 from core.shapes import question_file_bytes
 from flows.services import build_services
-from pipeline.jobs import JobKind, job_bytes, job_failed, job_key, job_planned, new_job
+from pipeline.serve.jobs import JobKind, job_bytes, job_failed, job_key, job_planned, new_job
 from site_builder.documents import question_key
 from site_builder.openapi import openapi_document, static_documents
 from tests.worker_pool import publish_pool, verified_questions

@@ -9,8 +9,8 @@ import polars as pl
 
 from core.records import Difficulty, Question, Subject
 from flows.services import Services
-from pipeline.generation import verified
-from pipeline.topup import pool_rows
+from pipeline.fill.topup import pool_rows
+from pipeline.verify.gate import verified
 from site_builder.snapshot import POOL_SNAPSHOT_KEY
 
 

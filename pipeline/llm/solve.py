@@ -21,9 +21,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from core.ids import digest
 from core.records import OPTION_KEYS, OptionKey, SolverAnswer, SolverView
-from pipeline.generation import NO_REPLY_NOTE
-from pipeline.llm_draft import prompt_module
-from pipeline.llm_usage import CallRecord, ModelReply, UsageLedger, structured_call
+from pipeline.llm.draft import prompt_module
+from pipeline.llm.usage import CallRecord, ModelReply, UsageLedger, structured_call
+from pipeline.verify.gate import NO_REPLY_NOTE
 
 PROMPT = "solve_question.j2"
 IDENTITY = "".join(OPTION_KEYS)
@@ -134,7 +134,7 @@ class OpenAISolver:
     below `min_confidence` becomes an abstention (the gate then refuses the draft as
     `solver_abstained: low confidence …`). A call that fails after the SDK's retries ends the
     solve, never with an exception: the answer is an abstention noted `transport: <outcome>`,
-    which the pool fill reads as no verdict at all (`pipeline.generation.unanswered`), so the
+    which the pool fill reads as no verdict at all (`pipeline.verify.gate.unanswered`), so the
     draft is not condemned by a provider's bad minute and the samples left are not paid for.
     """
 

@@ -1,6 +1,6 @@
 """What a worker job's pool lacks, generated: drafts of a topic or cell, verified as nightly.
 
-The gate is the one the nightly fill uses (`pipeline.generation`). Drafts whose question
+The gate is the one the nightly fill uses (`pipeline.verify.gate`). Drafts whose question
 already sits in the pool are passed over before the solver (they cost nothing), and a budget of
 attempts per wanted question stops a generator that only refuses.
 """
@@ -15,8 +15,8 @@ import polars as pl
 from core.ids import question_id
 from core.records import Attempt, Difficulty, Draft, Provenance, Question
 from kb.syllabus import Syllabus, Topic
-from pipeline.generation import (
-    Drafter,
+from pipeline.generate.drafter import Drafter
+from pipeline.verify.gate import (
     Screen,
     Solver,
     judged,

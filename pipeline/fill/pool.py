@@ -18,9 +18,8 @@ import polars as pl
 from core.ids import question_id
 from core.records import Attempt, Difficulty, Draft, Question, SolverAnswer, Subject
 from core.warehouse import Warehouse
-from pipeline.generation import (
-    CallDrafter,
-    Drafter,
+from pipeline.generate.drafter import CallDrafter, Drafter
+from pipeline.verify.gate import (
     Screen,
     Solver,
     judged,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from core.records import Difficulty, Subject
-from pipeline.numerical import NumericalTemplate, Quantity, span
+from pipeline.generate.numerical import NumericalTemplate, Quantity, span
 
 E, M, H = Difficulty.EASY, Difficulty.MEDIUM, Difficulty.HARD
 PHY = Subject.PHYSICS

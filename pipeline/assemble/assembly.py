@@ -52,8 +52,8 @@ from core.records import (
     SubjectTally,
     UnitTally,
 )
-from pipeline.blueprint import FIGURE_CLASS, Blueprint, class_caps, exam_difficulty_counts
-from pipeline.pool import UnitCell
+from pipeline.assemble.blueprint import FIGURE_CLASS, Blueprint, class_caps, exam_difficulty_counts
+from pipeline.fill.pool import UnitCell
 
 # What assembly reads from a pool frame (core.warehouse.Warehouse.pool gives all of them).
 POOL_COLUMNS = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from core.records import Difficulty, Subject
-from pipeline.numerical import NumericalTemplate, Quantity, span
+from pipeline.generate.numerical import NumericalTemplate, Quantity, span
 
 E, M, H = Difficulty.EASY, Difficulty.MEDIUM, Difficulty.HARD
 PHY, CHE = Subject.PHYSICS, Subject.CHEMISTRY
@@ -587,8 +587,8 @@ CHEMISTRY: tuple[NumericalTemplate, ...] = (
     ),
 )
 
-from pipeline.templates_chemistry import CHEMISTRY_MORE  # noqa: E402
-from pipeline.templates_physics import PHYSICS_MORE  # noqa: E402
+from pipeline.templates.chemistry import CHEMISTRY_MORE  # noqa: E402
+from pipeline.templates.physics import PHYSICS_MORE  # noqa: E402
 
 TEMPLATES: tuple[NumericalTemplate, ...] = PHYSICS + PHYSICS_MORE + CHEMISTRY + CHEMISTRY_MORE
 if len({t.template_id for t in TEMPLATES}) != len(TEMPLATES):

@@ -18,12 +18,12 @@ import sympy
 from core.records import OPTION_KEYS, OptionKey, QuestionFormat, SolverAnswer, SolverView, Subject
 from kb.knowledge import KnowledgeBase
 from kb.retrieval import SentenceIndex, content_tokens
-from pipeline.element_solver import SOLVER_NAME, element_answer
-from pipeline.elements import TEMPLATE_PREFIX as ELEMENT_PREFIX
-from pipeline.facts import PAIR_SPLIT
-from pipeline.numbers import number_and_unit, stated_quantities
-from pipeline.numerical import NumericalTemplate, Quantity
-from pipeline.units import UnknownUnitError, same_dimension, si_factor
+from pipeline.generate.elements import TEMPLATE_PREFIX as ELEMENT_PREFIX
+from pipeline.generate.facts import PAIR_SPLIT
+from pipeline.generate.numerical import NumericalTemplate, Quantity
+from pipeline.quantities.numbers import number_and_unit, stated_quantities
+from pipeline.quantities.units import UnknownUnitError, same_dimension, si_factor
+from pipeline.verify.element_solver import SOLVER_NAME, element_answer
 
 NUMERIC_TOLERANCE = 0.01
 MIN_SUPPORT = 0.5

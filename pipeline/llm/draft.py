@@ -40,10 +40,10 @@ from core.render import live_markup, markdown_html
 from kb.knowledge import Chunk, KnowledgeBase
 from kb.references import ReferenceQuestion
 from kb.syllabus import Syllabus, Topic
-from pipeline.llm_usage import CallRecord, ModelReply, TokenBudget, UsageLedger, structured_call
-from pipeline.numbers import number_and_unit
-from pipeline.safe_eval import UnsafeExpressionError, safe_eval
-from pipeline.units import pint_expression, registry
+from pipeline.llm.usage import CallRecord, ModelReply, TokenBudget, UsageLedger, structured_call
+from pipeline.quantities.expressions import UnsafeExpressionError, safe_eval
+from pipeline.quantities.numbers import number_and_unit
+from pipeline.quantities.units import pint_expression, registry
 
 PROMPT = "draft_question.j2"
 GENERATOR_PREFIX = "openai:"

@@ -26,7 +26,7 @@ from core.records import (
 )
 from kb.elements import Element, ElementData
 from kb.syllabus import Syllabus
-from pipeline.element_solver import madelung
+from pipeline.verify.element_solver import madelung
 
 GENERATOR = "offline.elements"
 TEMPLATE_PREFIX = "elements."

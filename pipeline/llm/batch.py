@@ -24,8 +24,7 @@ from pydantic import BaseModel, ConfigDict
 
 from core.ids import digest, question_id
 from core.records import Draft, SolverAnswer
-from pipeline.generation import NO_REPLY_NOTE, solver_view, unanswered
-from pipeline.llm_draft import (
+from pipeline.llm.draft import (
     DraftReply,
     DraftRequest,
     Reason,
@@ -33,7 +32,7 @@ from pipeline.llm_draft import (
     draft_messages,
     parse_draft,
 )
-from pipeline.llm_solve import (
+from pipeline.llm.solve import (
     SolveReply,
     parse_solve,
     shuffled_order,
@@ -41,7 +40,8 @@ from pipeline.llm_solve import (
     view_id,
     vote,
 )
-from pipeline.llm_usage import CallRecord, ModelReply, reply_of, usage_counts
+from pipeline.llm.usage import CallRecord, ModelReply, reply_of, usage_counts
+from pipeline.verify.gate import NO_REPLY_NOTE, solver_view, unanswered
 
 PREFIX = "internal/llm-batches/"
 ENDPOINT = "/v1/chat/completions"

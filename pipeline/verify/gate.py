@@ -1,75 +1,26 @@
-"""Draft → independent solve → agreement gate. Only agreed drafts become stored questions."""
+"""The agreement gate: hygiene, screens, the independent solve and the verdict. Only agreed
+drafts become stored questions."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from core.ids import attempt_id, question_id
 from core.records import (
     OPTION_KEYS,
     Attempt,
-    Difficulty,
     Draft,
     Question,
     QuestionFormat,
     SolverAnswer,
     SolverVerdict,
     SolverView,
-    Subject,
     Verdict,
 )
-from kb.elements import ElementData
-from kb.knowledge import KnowledgeBase
 from kb.retrieval import content_tokens
-from kb.syllabus import Syllabus
-from pipeline.causes import assertion_reason_drafts
-from pipeline.elements import element_drafts
-from pipeline.facts import fact_drafts
-from pipeline.numerical import NumericalTemplate, numerical_drafts
-from pipeline.streams import round_robin
 
 MIN_CONFIDENCE = 0.1
-
-
-class Drafter(Protocol):
-    """Produces candidate drafts for one cell of the pool: subject × difficulty (× unit or topic).
-
-    `topic_id` narrows the drafts to one topic of the unit (the worker's practice sets): a
-    drafter must not pay for drafts of other topics only to have them thrown away.
-    """
-
-    def drafts(
-        self,
-        subject: Subject,
-        difficulty: Difficulty,
-        progress: Mapping[str, int],
-        unit_id: str | None = None,
-        topic_id: str | None = None,
-    ) -> Iterator[Draft]: ...
-
-
-@runtime_checkable
-class CallDrafter(Protocol):
-    """A drafter whose every draft is one blocking call (a model's), so calls can overlap.
-
-    `pending` yields the calls still worth making for a cell, in order, and ends early when the
-    drafter must stop (a spent token budget, a provider that is down); `draft` makes one call
-    and is safe to run in several threads at once. It returns the Draft, or anything else when
-    the call gave none (the drafter has recorded why).
-    """
-
-    def pending(
-        self,
-        subject: Subject,
-        difficulty: Difficulty,
-        progress: Mapping[str, int],
-        unit_id: str | None = None,
-        topic_id: str | None = None,
-    ) -> Iterator[Any]: ...
-
-    def draft(self, request: Any) -> object: ...
 
 
 class Solver(Protocol):
@@ -227,55 +178,3 @@ def verified(
     if refusal is not None:
         return screened_out(draft, refusal), None
     return judged(draft, solver.solve(solver_view(draft)))
-
-
-@dataclass(frozen=True)
-class OfflineDrafter:
-    """The embedded drafter: parametric numericals, fact-table and element-data questions."""
-
-    syllabus: Syllabus
-    kb: KnowledgeBase
-    templates: tuple[NumericalTemplate, ...]
-    elements: ElementData | None = None
-
-    def drafts(
-        self,
-        subject: Subject,
-        difficulty: Difficulty,
-        progress: Mapping[str, int],
-        unit_id: str | None = None,
-        topic_id: str | None = None,
-    ) -> Iterator[Draft]:
-        def in_unit(of: str | None) -> bool:
-            if topic_id is not None and of != topic_id:
-                return False
-            return unit_id is None or (
-                of is not None and self.syllabus.topic(of).unit_id == unit_id
-            )
-
-        numericals = [
-            numerical_drafts(t, self.syllabus, start=progress.get(t.template_id, 0))
-            for t in self.templates
-            if t.subject == subject and t.difficulty == difficulty and in_unit(t.topic_id)
-        ]
-        facts = [
-            fact_drafts(table, difficulty, self.kb, self.syllabus)
-            for table in self.kb.fact_tables
-            if table.subject == subject and in_unit(table.topic_id)
-        ]
-        facts += [
-            assertion_reason_drafts(table, difficulty, self.kb, self.syllabus)
-            for table in self.kb.cause_tables
-            if table.subject == subject and in_unit(table.topic_id)
-        ]
-        if self.elements is not None:
-            facts += [
-                stream
-                for of_topic, stream in element_drafts(
-                    self.elements, subject, difficulty, self.syllabus
-                )
-                if in_unit(of_topic)
-            ]
-        # Numericals and facts alternate, so seventeen fact tables do not drown two templates.
-        groups = [round_robin(g) for g in (numericals, facts) if g]
-        return round_robin(groups)

@@ -24,7 +24,7 @@ from core.records import (
     keyed_options,
 )
 from kb.syllabus import Syllabus
-from pipeline.numbers import round_sig, tex_given, tex_number
+from pipeline.quantities.numbers import round_sig, tex_given, tex_number
 
 GENERATOR = "offline.numerical"
 ANSWER_SIG_FIGS = 3

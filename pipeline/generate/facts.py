@@ -22,7 +22,7 @@ from core.records import (
 from kb.knowledge import Fact, FactTable, KnowledgeBase
 from kb.retrieval import sentences
 from kb.syllabus import Syllabus
-from pipeline.streams import round_robin
+from pipeline.generate.streams import round_robin
 
 GENERATOR = "offline.facts"
 

@@ -12,7 +12,7 @@ from fractions import Fraction
 import polars as pl
 
 from core.records import OPTION_KEYS, Difficulty, Paper, Subject
-from pipeline.blueprint import Blueprint
+from pipeline.assemble.blueprint import Blueprint
 
 
 def _counts(shares: dict[Difficulty, float], total: int) -> dict[Difficulty, int]:

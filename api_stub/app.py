@@ -136,7 +136,7 @@ def create_app(
     def the_runner() -> JobRunner:
         with building:
             if "runner" not in held:
-                from flows.services import build_services
+                from pipeline.compose import build_services
 
                 services = dataclasses.replace(build_services(settings), store=store)
                 mirror = public_mirror(settings, store)

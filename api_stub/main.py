@@ -10,7 +10,7 @@ from api_stub.app import create_app
 from api_stub.runner import JobRunner, public_mirror
 from core.providers import object_store
 from core.settings import Settings
-from flows.services import build_services
+from pipeline.compose import build_services
 
 
 def app_factory() -> FastAPI:

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
-import hashlib
-import io
 import json
 import logging
 import os
@@ -22,34 +20,18 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from functools import partial
 from typing import Any
 
-import polars as pl
-
+from api_stub.pool_cache import PoolCache
+from core.pool import pool_rows
 from core.providers import publish_target
-from core.records import Attempt, Difficulty, OutboxEntry, Question, outbox_key
+from core.records import Attempt, OutboxEntry, Question, outbox_key
 from core.settings import Settings
 from core.shapes import question_file_bytes
 from core.storage import ObjectStore
-from flows.services import Services
-from pipeline.assemble.assembly import (
-    PoolIndex,
-    Shortfall,
-    assemble_paper,
-    custom_request,
-    index_pool,
-    reassembled,
-)
-from pipeline.fill.topup import (
-    SNAPSHOT_SCHEMA,
-    StartAt,
-    near_duplicate_group,
-    pool_rows,
-    template_counts,
-    top_up,
-    topic_drafts,
-)
+from pipeline.assemble.assembly import Shortfall, assemble_paper, custom_request
+from pipeline.compose import Services
+from pipeline.serve.job_work import Generation, exam_outcome, practice_questions
 from pipeline.serve.jobs import (
     ACTIVE_PREFIX,
     Job,
@@ -81,17 +63,14 @@ from site_builder.documents import (
     practice_key,
     question_key,
     url_of,
-    withdrawn_questions_key,
 )
 from site_builder.integrity import refuse_live_markup
 from site_builder.s3 import mirror_keys
-from site_builder.snapshot import POOL_SNAPSHOT_KEY
 
 log = logging.getLogger("qforge.worker")
 
 # Seconds per generated question before any was measured (the ETA's first guess).
 FIRST_PACE = {"offline": 0.05, "openai": 20.0}
-EXAM_ROUNDS = 3  # generate the shortfall, reassemble; a cell that runs dry is closed
 # Poll answers of completed jobs kept in memory (a completed job never changes): a paper's is
 # about 150 KB, a practice set's 10-20 KB.
 ANSWER_CACHE_BYTES = 64 * 2**20
@@ -116,137 +95,6 @@ class Overloaded(Exception):
 def new_id(prefix: str) -> str:
     """A random, unguessable id with a readable prefix (DESIGN.md)."""
     return f"{prefix}-{secrets.token_urlsafe(12)}"
-
-
-class PoolView:
-    """One state of the servable pool, never changed: requests read it without a lock.
-
-    Per-cell frames, the assembler's index and parsed records are built on first use and kept.
-    """
-
-    def __init__(self, frame: pl.DataFrame) -> None:
-        self.frame = frame
-        self.ids = frozenset(frame["question_id"].to_list())
-        self._cells: dict[tuple[str, str], pl.DataFrame] = {}
-        self._index: list[PoolIndex] = []
-        self._records: dict[str, Question] = {}
-
-    def cell(self, topic_id: str, difficulty: Difficulty) -> pl.DataFrame:
-        """The pool's questions of one topic at one difficulty."""
-        key = (topic_id, difficulty.value)
-        if key not in self._cells:
-            self._cells[key] = self.frame.filter(
-                (pl.col("topic_id") == topic_id) & (pl.col("difficulty") == difficulty.value)
-            )
-        return self._cells[key]
-
-    def index(self) -> PoolIndex:
-        """The assembler's index of the whole pool (23 ms to build for 5,000 questions)."""
-        if not self._index:
-            self._index.append(index_pool(self.frame))
-        return self._index[0]
-
-    def questions(self, ids: Sequence[str]) -> list[Question]:
-        """The records of pool questions, in the order asked."""
-        missing = [i for i in ids if i not in self._records]
-        if missing:
-            found = self.frame.filter(pl.col("question_id").is_in(missing))
-            for i, record in found.select("question_id", "record_json").iter_rows():
-                self._records[i] = Question.model_validate_json(record)
-        return [self._records[i] for i in ids]
-
-
-EMPTY_POOL = pl.DataFrame(schema=SNAPSHOT_SCHEMA)
-
-
-def _snapshot_frame(raw: pl.DataFrame) -> pl.DataFrame:
-    """A snapshot in today's columns; one written before stems were a column gets them from
-    its records (the nightly's next snapshot carries them)."""
-    if "stem" not in raw.columns:
-        stem = pl.col("record_json").str.json_path_match("$.content.stem_markdown")
-        raw = raw.with_columns(stem.alias("stem"))
-    if "family" not in raw.columns:  # the next nightly's snapshot has the generator's form
-        raw = raw.with_columns((pl.col("template_id") + "|" + pl.col("format")).alias("family"))
-    return raw.select(list(SNAPSHOT_SCHEMA)).cast(SNAPSHOT_SCHEMA)
-
-
-class PoolCache:
-    """The latest pool snapshot, the worker's own new questions, less withdrawn questions.
-
-    The first read waits for the snapshot; later refreshes run in the runner's watch thread (or
-    in one request while the others keep the current view), so no request waits for a reload.
-    """
-
-    def __init__(
-        self, store: Any, refresh_seconds: float, monotonic: Callable[[], float] = time.monotonic
-    ) -> None:
-        self.store = store
-        self.refresh_seconds = refresh_seconds
-        self.monotonic = monotonic
-        self._lock = threading.Lock()
-        self._checked = -float("inf")
-        self._digest = ""
-        self._snapshot = EMPTY_POOL
-        self._fresh = EMPTY_POOL
-        self._view: PoolView | None = None
-
-    def view(self) -> PoolView:
-        """The servable pool now (re-read when the nightly published a new snapshot)."""
-        view = self._view
-        if view is None:
-            with self._lock:  # the first read: everyone waits for the snapshot
-                if self._view is None:
-                    self._refresh()
-                assert self._view is not None
-                return self._view
-        if self.monotonic() - self._checked >= self.refresh_seconds and self._lock.acquire(
-            blocking=False
-        ):
-            try:
-                self._refresh()
-            finally:
-                self._lock.release()
-        return self._view or view
-
-    def frame(self) -> pl.DataFrame:
-        return self.view().frame
-
-    def refresh(self) -> None:
-        """Look for a new snapshot now (the watch thread calls this)."""
-        with self._lock:
-            self._refresh()
-
-    def _refresh(self) -> None:
-        self._checked = self.monotonic()
-        raw = self.store.get(POOL_SNAPSHOT_KEY) or b""
-        withdrawn_raw = self.store.get(withdrawn_questions_key()) or b""
-        seen = hashlib.sha256(raw + b"|" + withdrawn_raw).hexdigest()
-        if seen == self._digest and self._view is not None:
-            return
-        self._digest = seen
-        snapshot = _snapshot_frame(pl.read_parquet(io.BytesIO(raw))) if raw else EMPTY_POOL
-        withdrawn = (
-            [q["id"] for q in json.loads(withdrawn_raw)["questions"]] if withdrawn_raw else []
-        )
-        self._snapshot = snapshot.filter(~pl.col("question_id").is_in(withdrawn))
-        self._fresh = self._fresh.filter(
-            ~pl.col("question_id").is_in(snapshot["question_id"].to_list())
-            & ~pl.col("question_id").is_in(withdrawn)
-        )
-        self._view = PoolView(pl.concat([self._snapshot, self._fresh]))
-        log.info("pool snapshot: %d servable questions", self._snapshot.height)
-
-    def add(self, rows: pl.DataFrame) -> None:
-        """Questions this worker verified: servable here until the nightly's snapshot has them."""
-        if rows.is_empty():
-            return
-        with self._lock:
-            current = self._view or PoolView(EMPTY_POOL)
-            rows = rows.filter(~pl.col("question_id").is_in(list(current.ids)))
-            if rows.is_empty():
-                return
-            self._fresh = pl.concat([self._fresh, rows])
-            self._view = PoolView(pl.concat([current.frame, rows]))
 
 
 class _Progress:
@@ -588,37 +436,26 @@ class JobRunner:
                 out.append(OutboxEntry.model_validate_json(raw).question)
         return out
 
+    def _generation(self, progress: _Progress) -> Generation:
+        s = self.services
+        return Generation(
+            s.drafter,
+            s.solver,
+            self.settings.max_attempts_per_question,
+            progress.accepted,
+            progress.attempted,
+        )
+
     def _run_practice(self, job: Job) -> None:
         request = {k: v for k, v in job.request.items() if k != "practice_id"}
         order = practice_order(request, self.services.syllabus)
         earlier = self._generated(job)
         view = self.pool.view()  # one state of the pool for the whole run
-        pool = view.frame.filter(~pl.col("question_id").is_in(list(job.generated)))
-        pick = practice_pick(
-            pool, order.topic.topic_id, order.difficulty, order.count - len(earlier), job.job_id
+        progress = _Progress(self, job, 0)
+        questions, fresh = practice_questions(
+            view, order, job.job_id, job.generated, earlier, self._generation(progress)
         )
-        picked = view.questions(pick.question_ids)
-        groups = {near_duplicate_group(q.provenance, q.question_id) for q in picked + earlier}
-        progress = _Progress(self, job, len(picked))
-        fresh: list[Question] = []
-        if pick.short:
-            drafts = topic_drafts(
-                self.services.drafter,
-                order.topic,
-                order.difficulty,
-                StartAt(template_counts(view.frame)),
-            )
-            fresh = top_up(
-                drafts,
-                self.services.solver,
-                pick.short,
-                view.ids | set(job.generated),
-                groups,
-                self.settings.max_attempts_per_question,
-                on_accept=progress.accepted,
-                on_attempt=progress.attempted,
-            ).questions
-        self._finish_practice(progress.job, order, picked + earlier + fresh, earlier + fresh)
+        self._finish_practice(progress.job, order, questions, [*earlier, *fresh])
 
     def _finish_practice(
         self,
@@ -656,41 +493,10 @@ class JobRunner:
         paper_request = custom_request(blueprint, exam_id, order.subjects, order.distribution)
         earlier = self._generated(job)
         view = self.pool.view()  # one state of the pool for the whole run
-        pool = pl.concat([view.frame, pool_rows(earlier, self.services.syllabus)]).unique(
-            "question_id", keep="first", maintain_order=True
-        )
         progress = _Progress(self, job, job.total - job.to_generate)
-        closed: set[Any] = set()
-        fresh: list[Question] = []
-        outcome = assemble_paper(pool, paper_request, blueprint)
-        for _ in range(EXAM_ROUNDS):
-            if not isinstance(outcome, Shortfall):
-                break
-            start = StartAt(template_counts(pool))
-            known = set(pool["question_id"].to_list())
-            # New groups within this job only: a pool question's group-mate at another
-            # difficulty can still serve, since a paper takes one question per group.
-            groups = {near_duplicate_group(q.provenance, q.question_id) for q in fresh}
-            for (subject, difficulty, unit_id), n in outcome.cells.items():
-                drafts = self.services.drafter.drafts(subject, difficulty, start, unit_id)
-                made = top_up(
-                    drafts,
-                    self.services.solver,
-                    n,
-                    known,
-                    groups,
-                    self.settings.max_attempts_per_question,
-                    on_accept=progress.accepted,
-                    on_attempt=progress.attempted,
-                )
-                fresh += made.questions
-                if made.exhausted or len(made.accepted) < n:
-                    closed.add((subject, difficulty, unit_id))
-            pool = pl.concat([pool, pool_rows(fresh, self.services.syllabus)]).unique(
-                "question_id", keep="first", maintain_order=True
-            )
-            assess = partial(assemble_paper, pool, paper_request, blueprint)
-            outcome = reassembled(outcome, assess, closed)
+        outcome, fresh = exam_outcome(
+            view, paper_request, blueprint, earlier, self._generation(progress)
+        )
         job = progress.job
         if isinstance(outcome, Shortfall):
             self._save(
@@ -734,7 +540,7 @@ class JobRunner:
         if self.mirror:
             self.mirror([*(question_key(q.question_id) for q in new), key])
         if new:
-            self.pool.add(pool_rows(new, self.services.syllabus))
+            self.pool.add(pool_rows(new))
         n = len(document["questions"])
         done = job_completed(job, result_id, key, n, message, self.clock())
         self._save(done)

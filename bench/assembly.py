@@ -26,6 +26,7 @@ import polars as pl
 from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import coo_matrix
 
+from core.pool import UnitCell
 from core.records import Paper, Subject
 from core.settings import REPO_ROOT
 from kb.syllabus import Syllabus, load_syllabus
@@ -50,7 +51,6 @@ from pipeline.assemble.blueprint import (
     load_blueprint,
 )
 from pipeline.assemble.paper_check import violations
-from pipeline.fill.pool import UnitCell
 
 FIRST_DAY = dt.date(2026, 3, 1)
 NUMERICAL_SHARE = {"Physics": 0.7, "Chemistry": 0.4, "Botany": 0.0, "Zoology": 0.0}

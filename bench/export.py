@@ -23,7 +23,7 @@ from core.render import markdown_html
 from core.settings import Settings
 from core.storage import LocalObjectStore
 from core.warehouse import open_warehouse
-from flows.services import build_services
+from pipeline.compose import build_services
 from pipeline.verify.gate import judged, solver_view
 from site_builder.documents import daily_paper_key, json_bytes, paper_document, question_file
 from site_builder.export import (

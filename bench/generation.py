@@ -21,9 +21,9 @@ import pipeline.fill.pool as pool_module
 from core.records import Difficulty, Subject, Verdict
 from core.settings import Settings
 from core.warehouse import open_warehouse
-from flows.kb_services import own_duplicate_gate
-from flows.services import build_services
-from pipeline.fill.pool import CellReport, fill_pool, pool_deficits, unit_deficits
+from pipeline.compose import build_services, own_duplicate_gate
+from pipeline.fill.engine import CellReport
+from pipeline.fill.pool import fill_pool, pool_deficits, unit_deficits
 from pipeline.templates.catalogue import TEMPLATES
 from pipeline.verify.gate import judged, solver_view
 from pipeline.verify.solver import _solution

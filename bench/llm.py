@@ -37,8 +37,7 @@ from pydantic import SecretStr
 from core.records import Difficulty, Subject
 from core.settings import Settings
 from core.warehouse import open_warehouse
-from flows.kb_services import own_duplicate_gate
-from flows.services import build_services
+from pipeline.compose import build_services, own_duplicate_gate
 from pipeline.fill.pool import fill_pool
 from tests.fake_openai import API_KEY, FakeModel, FakeOpenAI, Response, Route, serving
 

@@ -21,8 +21,8 @@ from typing import Any
 import pyarrow as pa
 
 from core.settings import Settings
-from flows.kb_services import build_ingestor
 from kb.store import KnowledgeStore
+from pipeline.compose import build_ingestor
 
 QUERIES = Path(__file__).with_name("retrieval_queries.json")
 

@@ -15,6 +15,7 @@ import pyarrow as pa
 
 from core.analytics import create_views
 from core.ids import canonical_json
+from core.pool import POOL_SCHEMA, near_duplicate_group, question_family
 from core.records import Attempt, Paper, Question
 from core.shapes import question_file_bytes
 
@@ -90,28 +91,14 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE questions ADD COLUMN file_json VARCHAR;
     """,
+    # v4: each question's near-duplicate group and family (core.pool), computed once when it
+    # is stored; rows stored before are filled in by `migrate` (NULL until then).
+    """
+    ALTER TABLE questions ADD COLUMN near_duplicate_group VARCHAR;
+    ALTER TABLE questions ADD COLUMN family VARCHAR;
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
-
-# The near-duplicate group of a stored question: questions of one group are "enemies" and never
-# share a paper. A fact question's group is its relation plus the fact (`entity|value`), so the
-# forward, reverse and statement questions about one fact are enemies; all variants of one
-# numerical template are one group (they differ only in the numbers: 0.98 median cosine, see
-# pipeline/verify/dedupe.py); other parametric questions group by template and parameters; a
-# question with no parameters stands alone. A template or fact table has one topic, so a group never
-# spans syllabus units.
-NEAR_DUPLICATE_GROUP_SQL = """
-    CASE
-      WHEN contains(coalesce(list_filter(p.params, lambda x: x[1] = 'key')[1][2], ''), '|')
-        THEN q.template_id || '#' || list_filter(p.params, lambda x: x[1] = 'key')[1][2]
-      WHEN q.generator = 'offline.numerical' THEN q.template_id
-      WHEN len(p.params) > 0
-        THEN q.template_id || '#'
-             || array_to_string(list_transform(p.params, lambda x: x[1] || '=' || x[2]), '&')
-      ELSE q.question_id
-    END
-"""
-
 
 _IDS = {"question_id": pl.String}
 
@@ -148,7 +135,35 @@ class Warehouse:
             with self.transaction():
                 self.con.execute(MIGRATIONS[version - 1])
                 self.con.execute("INSERT INTO schema_migrations VALUES (?, ?)", [version, _now()])
+        self._fill_groups()
         return SCHEMA_VERSION
+
+    def _fill_groups(self) -> None:
+        """Groups and families of questions stored before they were columns, by the one rule
+        in core.pool (its provenance is in each record)."""
+        rows = self.con.execute(
+            "SELECT question_id, format, record_json FROM questions "
+            "WHERE near_duplicate_group IS NULL OR family IS NULL"
+        ).fetchall()
+        if not rows:
+            return
+        filled = []
+        for question_id, question_format, record in rows:
+            provenance = Question.model_validate_json(record).provenance
+            group = near_duplicate_group(provenance, question_id)
+            filled.append((question_id, group, question_family(provenance, question_format)))
+        data = pa.table(
+            {k: [r[i] for r in filled] for i, k in enumerate(["question_id", "grp", "fam"])}
+        )
+        with self.transaction():
+            self.con.register("_filled", data)
+            try:
+                self.con.execute(
+                    "UPDATE questions SET near_duplicate_group = f.grp, family = f.fam "
+                    "FROM _filled f WHERE questions.question_id = f.question_id"
+                )
+            finally:
+                self.con.unregister("_filled")
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -203,6 +218,8 @@ class Warehouse:
                     q.model_dump_json(),
                     _now(),
                     question_file_bytes(q).decode("utf-8"),
+                    near_duplicate_group(q.provenance, q.question_id),
+                    question_family(q.provenance, q.content.format.value),
                 ]
             )
         if rows:
@@ -350,12 +367,10 @@ class Warehouse:
         `last_daily` of a daily one; `figure` says the question shows a figure; `withdrawn`
         questions stay listed (their files stay valid) but are never assembled again.
         """
-        return self.con.sql(
-            f"""
+        pool = self.con.sql(
+            """
             WITH p AS (
                 SELECT question_id,
-                       from_json(json_extract(record_json, '$.provenance.params'), '[["VARCHAR"]]')
-                         AS params,
                        json_extract_string(content_json, '$.correct_key') AS correct_key,
                        json_extract_string(content_json, '$.stem_markdown') AS stem,
                        coalesce(json_array_length(content_json, '$.figures'), 0) > 0 AS figure
@@ -369,14 +384,10 @@ class Warehouse:
                 GROUP BY i.question_id
             )
             SELECT q.question_id, q.subject, q.unit_id, q.topic_id, q.difficulty, q.format,
-                   q.template_id,
-                   q.template_id || '|' || coalesce(
-                       list_filter(p.params, lambda x: x[1] = 'format')[1][2], q.format
-                   ) AS family,
-                   p.stem, coalesce(u.times_used, 0)::INTEGER AS times_used,
-                   u.last_used, u.last_daily, p.correct_key, p.figure,
-                   {NEAR_DUPLICATE_GROUP_SQL} AS near_duplicate_group,
-                   w.question_id IS NOT NULL AS withdrawn
+                   q.template_id, q.family, p.stem, p.correct_key, p.figure,
+                   q.near_duplicate_group, w.question_id IS NOT NULL AS withdrawn,
+                   coalesce(u.times_used, 0)::INTEGER AS times_used,
+                   u.last_used, u.last_daily
             FROM questions q
             JOIN p ON p.question_id = q.question_id
             LEFT JOIN used u ON u.question_id = q.question_id
@@ -384,6 +395,7 @@ class Warehouse:
             ORDER BY q.question_id
             """
         ).pl()
+        return pool.cast(POOL_SCHEMA)
 
     def question_records(self) -> pl.DataFrame:
         """question_id and record_json (the canonical Question) of every stored question."""

@@ -26,9 +26,8 @@ from core.ids import question_id
 from core.records import Attempt, Draft, Question
 from core.storage import ObjectStore
 from core.warehouse import Warehouse, open_warehouse
-from flows.kb_services import own_duplicate_gate, reference_screens
-from flows.services import Services
 from pipeline.assemble.assembly import Shortfall, assemble_paper, daily_request
+from pipeline.compose import Services, own_duplicate_gate, reference_screens
 from pipeline.fill.pool import Cell, UnitCell
 from pipeline.llm.batch import (
     ENDPOINT,

@@ -24,8 +24,8 @@ from core.settings import Settings
 
 if TYPE_CHECKING:  # the commands import what they use when they run: start-up stays fast
     from core.warehouse import Warehouse
-    from flows.services import Services
-    from pipeline.fill.pool import CellReport
+    from pipeline.compose import Services
+    from pipeline.fill.engine import CellReport
 
 
 def prefect_environment(settings: Settings) -> dict[str, str]:
@@ -54,7 +54,7 @@ def _cmd_nightly(settings: Settings, args: argparse.Namespace) -> int:
     from prefect.settings import PREFECT_FLOWS_HEARTBEAT_FREQUENCY, temporary_settings
 
     from flows.nightly import NightlyFailed, call_directly, nightly, run_nightly, step_count
-    from flows.services import build_services
+    from pipeline.compose import build_services
 
     started = time.perf_counter()
     columns = (
@@ -250,7 +250,7 @@ def _cmd_api(settings: Settings, args: argparse.Namespace) -> int:
     from api_stub.limits import dev_api_key
     from api_stub.runner import JobRunner, public_mirror
     from core.providers import object_store
-    from flows.services import build_services
+    from pipeline.compose import build_services
     from pipeline.serve.practice import best_served_topic
     from pipeline.serve.requests import MAX_PRACTICE_QUESTIONS
     from site_builder.documents import DAILY_POINTER_KEY
@@ -321,7 +321,7 @@ def _cmd_stats(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _cmd_kb(settings: Settings, args: argparse.Namespace) -> int:
-    from flows import kb_services
+    from pipeline import compose
 
     if args.kb_command == "ingest":
         missing = [p for p in args.paths if not p.exists()]
@@ -330,11 +330,11 @@ def _cmd_kb(settings: Settings, args: argparse.Namespace) -> int:
                 f"qforge: no such file or folder: {', '.join(map(str, missing))}", file=sys.stderr
             )
             return 2
-        report = kb_services.build_ingestor(settings).ingest(args.paths)
+        report = compose.build_ingestor(settings).ingest(args.paths)
         print("\n".join(report.lines()))
         return 1 if report.count("failed") else 0
     if args.kb_command == "search":
-        kstore = kb_services.build_knowledge_store(settings)
+        kstore = compose.build_knowledge_store(settings)
         kind: Literal["figures", "chunks"] = "figures" if args.figures else "chunks"
         filters = {"subject": args.subject, "unit_id": args.unit, "topic_id": args.topic}
         hits = kstore.search(kind, args.text, k=args.k, mode=args.mode, filters=filters)
@@ -355,7 +355,7 @@ def _cmd_kb(settings: Settings, args: argparse.Namespace) -> int:
         from kb.knowledge import load_knowledge_base
         from kb.syllabus import load_syllabus
 
-        kstore = kb_services.build_knowledge_store(settings)
+        kstore = compose.build_knowledge_store(settings)
         table = unit_coverage(
             load_syllabus(settings.data_dir), kstore, load_knowledge_base(settings.data_dir)
         )
@@ -367,13 +367,13 @@ def _cmd_kb(settings: Settings, args: argparse.Namespace) -> int:
     if args.kb_command == "references":
         from kb.references import ReferenceFileError, parse_references, reference_rows
 
-        embedder = kb_services.build_embedder(settings)
+        embedder = compose.build_embedder(settings)
         try:
             refs = parse_references(args.file)
         except ReferenceFileError as exc:
             print(f"qforge: {exc}", file=sys.stderr)
             return 2
-        kstore = kb_services.build_knowledge_store(settings, embedder)
+        kstore = compose.build_knowledge_store(settings, embedder)
         added = kstore.add_references(reference_rows(refs, embedder))
         kstore.build_indexes()
         print(f"{added} reference questions added, {len(refs) - added} already present")
@@ -386,8 +386,7 @@ def _cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
 
     from core.records import Difficulty, Subject
     from core.warehouse import open_warehouse
-    from flows.kb_services import own_duplicate_gate, reference_screens
-    from flows.services import build_services
+    from pipeline.compose import build_services, own_duplicate_gate, reference_screens
     from pipeline.fill.pool import fill_pool, pool_deficits, unit_deficits
 
     services = build_services(settings)
@@ -492,7 +491,7 @@ def _pool_fill_batch(
 ) -> int:
     """One step of the Batch API fill, then what is still pending and what finished."""
     from flows.batch import batch_fill, report_lines
-    from flows.kb_services import own_duplicate_gate, reference_screens
+    from pipeline.compose import own_duplicate_gate, reference_screens
 
     gate = own_duplicate_gate(settings, wh.questions())
     report = batch_fill(

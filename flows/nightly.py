@@ -21,10 +21,10 @@ from core.runlock import run_lock
 from core.settings import Settings
 from flows import steps
 from flows.batch import BatchFillReport, batch_fill_step, report_lines
-from flows.services import Services, build_services
 from kb.ingest.run import IngestReport
 from pipeline.assemble.assembly import Shortfall, ShortfallError
-from pipeline.fill.pool import UNSOLVED
+from pipeline.compose import Services, build_services
+from pipeline.fill.engine import UNSOLVED
 from pipeline.llm.usage import ModelUsage, model_usage, usage_lines, usage_markdown
 from site_builder.export import ExportReport
 from site_builder.run_report import RunReport, run_report_markdown

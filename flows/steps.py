@@ -6,7 +6,7 @@ import datetime as dt
 import json
 import logging
 from collections import Counter
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -14,16 +14,10 @@ from pathlib import Path
 import polars as pl
 
 from core.analytics import write_snapshot
+from core.pool import UnitCell
 from core.records import OUTBOX_PREFIX, OutboxEntry, Paper
 from core.settings import Settings
 from core.warehouse import Warehouse, open_warehouse
-from flows.kb_services import (
-    build_ingestor,
-    build_knowledge_store,
-    own_duplicate_gate,
-    reference_screens,
-)
-from flows.services import Services
 from kb.ingest.run import IngestReport
 from kb.store import question_rows
 from pipeline.assemble.assembly import (
@@ -32,10 +26,20 @@ from pipeline.assemble.assembly import (
     assemble_paper,
     daily_exam_id,
     daily_request,
-    reassembled,
 )
-from pipeline.fill.pool import CellReport, Resume, UnitCell, fill_pool
+from pipeline.compose import (
+    Services,
+    build_ingestor,
+    build_knowledge_store,
+    own_duplicate_gate,
+    reference_screens,
+)
+from pipeline.fill.engine import CellReport
+from pipeline.fill.pool import Resume, fill_pool
+from pipeline.fill.rounds import fill_until_assembled
+from pipeline.generate.drafter import Drafter
 from pipeline.serve.outbox import OutboxProblem, outbox_entry
+from pipeline.verify.gate import Solver
 from site_builder.documents import paper_document
 from site_builder.export import (
     ExportReport,
@@ -154,14 +158,9 @@ def _per_subject_and_difficulty(reports: list[CellReport]) -> tuple[CellReport, 
 
 
 def fill_pool_step(services: Services, date: dt.date) -> FillSummary:
-    """Generate what the date's paper lacks, unit by unit, until it can be assembled.
-
-    Each round assembles the paper; a shortfall names the (subject, unit, difficulty) cells and
-    how many questions each lacks, and only those are generated. A new question can turn out to
-    be an enemy of one already there (another variant of the same template), so each round asks
-    twice as much as the last, which takes the generators on to other templates and facts. A
-    cell whose generators run dry is closed: the next shortfall goes around it if it can.
-    """
+    """Generate what the date's paper lacks, unit by unit, until it can be assembled
+    (`fill_until_assembled`, each round asking twice as much as the last), with the model and
+    then, where it left the paper short, the offline engine."""
     s = services.settings
     reports: list[CellReport] = []
     with open_warehouse(s.warehouse_path) as wh:
@@ -184,53 +183,51 @@ def fill_pool_step(services: Services, date: dt.date) -> FillSummary:
         earlier = wh.attempt_outcomes_since(since)
         taken: set[str] = set()  # drafts this fill has taken so far (replayed or new)
         gate = own_duplicate_gate(s, wh.questions())
-        fallback: list[CellReport] = []
-        engines = [(services.drafter, services.solver, services.concurrency, reports)]
-        if services.fallback is not None:  # the offline engine, for what the model left short
-            engines.append((*services.fallback, 1, fallback))
-        for drafter, solver, concurrency, made in engines:
-            if made is fallback and isinstance(outcome, Shortfall):
-                outcome = assess(())  # the cells the model closed are its own: start afresh
-            if not isinstance(outcome, Shortfall):
-                break
-            if made is fallback:
-                log.info(
-                    "pool: the model left %d questions short; the offline engine fills in",
-                    outcome.total,
-                )
-            closed: set[UnitCell] = set()
-            for round_ in range(FILL_ROUNDS):
-                log.info("pool: round %d, short of %d questions", round_ + 1, outcome.total)
+        screens = [*reference_screens(s), gate.screen]
+
+        def generating(
+            drafter: Drafter, solver: Solver, concurrency: int, made: list[CellReport]
+        ) -> Callable[[Mapping[UnitCell, int]], list[CellReport]]:
+            def generate(cells: Mapping[UnitCell, int]) -> list[CellReport]:
                 resume = Resume(
                     start=Counter(start) + Counter(earlier[d][0] for d in taken if d in earlier),
                     attempted=baseline_attempted | taken,
                     outcomes=earlier,
                 )
-                cells = fill_pool(
+                reports = fill_pool(
                     wh,
                     drafter,
                     solver,
-                    {cell: n << round_ for cell, n in outcome.cells.items()},
+                    cells,
                     max_attempts_per_question=s.max_attempts_per_question,
                     on_progress=_log_cell,
-                    screens=[*reference_screens(s), gate.screen],
+                    screens=screens,
                     on_accept=lambda q: gate.add([q]),
                     concurrency=concurrency,
                     resume=resume,
                 )
-                made += cells
-                for c in cells:
+                made.extend(reports)
+                for c in reports:
                     taken.update(c.drafts)
                     ready.update(c.made)
-                dry = {
-                    (c.subject, c.difficulty, c.unit_id) for c in cells if c.exhausted and c.unit_id
-                }
-                if not any(c.accepted for c in cells) and dry <= closed:
-                    break  # the generators have nothing more, and nowhere else to turn
-                closed |= dry
-                outcome = reassembled(outcome, assess, closed)
-                if not isinstance(outcome, Shortfall):
-                    break
+                return reports
+
+            return generate
+
+        generate = generating(services.drafter, services.solver, services.concurrency, reports)
+        outcome = fill_until_assembled(outcome, generate, assess, FILL_ROUNDS, doubling=True)
+        fallback: list[CellReport] = []
+        if services.fallback is not None and isinstance(outcome, Shortfall):
+            # The offline engine, for what the model left short; the cells the model closed
+            # are its own, so the fallback starts afresh.
+            outcome = assess(())
+            if isinstance(outcome, Shortfall):
+                log.info(
+                    "pool: the model left %d questions short; the offline engine fills in",
+                    outcome.total,
+                )
+                generate = generating(*services.fallback, 1, fallback)
+                fill_until_assembled(outcome, generate, assess, FILL_ROUNDS, doubling=True)
     return FillSummary(
         False, _per_subject_and_difficulty(reports), _per_subject_and_difficulty(fallback)
     )

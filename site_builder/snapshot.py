@@ -6,12 +6,9 @@ import io
 
 import polars as pl
 
-from pipeline.assemble.assembly import POOL_COLUMNS
+from core.pool import SNAPSHOT_SCHEMA
 
 POOL_SNAPSHOT_KEY = "internal/pool/snapshot.parquet"
-# What the worker's assembler reads (it runs the same assembly on the snapshot), the template
-# (where a top-up's numericals start) and each question's record (what a job's result shows).
-SNAPSHOT_COLUMNS = (*POOL_COLUMNS, "record_json")
 
 
 def pool_snapshot(pool: pl.DataFrame, records: pl.DataFrame) -> bytes:
@@ -22,7 +19,7 @@ def pool_snapshot(pool: pl.DataFrame, records: pl.DataFrame) -> bytes:
     servable = (
         pool.filter(~pl.col("withdrawn"))
         .join(records, on="question_id", how="left")
-        .select(SNAPSHOT_COLUMNS)
+        .select(SNAPSHOT_SCHEMA.names())
     )
     buffer = io.BytesIO()
     servable.write_parquet(buffer, compression="zstd")

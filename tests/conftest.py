@@ -14,9 +14,9 @@ os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "60")
 import pytest
 
 from core.settings import REPO_ROOT, Settings
-from flows.services import Services, build_services
 from kb.knowledge import KnowledgeBase, load_knowledge_base
 from kb.syllabus import Syllabus, load_syllabus
+from pipeline.compose import Services, build_services
 
 DATA_DIR = REPO_ROOT / "data"
 

@@ -9,10 +9,10 @@ from typing import Any
 import polars as pl
 import pytest
 
+from core.pool import POOL_SCHEMA
 from core.records import OPTION_KEYS, Difficulty, Paper, Subject
 from kb.syllabus import Syllabus
 from pipeline.assemble.assembly import (
-    POOL_COLUMNS,
     PaperRequest,
     Shortfall,
     ShortfallError,
@@ -252,7 +252,7 @@ def test_a_custom_exam_gets_the_whole_split_it_asked_for(
 
 
 def test_an_empty_pool_is_short_of_every_question(blueprint: Blueprint) -> None:
-    empty = pl.DataFrame(schema=synthetic_schema())
+    empty = pl.DataFrame(schema=POOL_SCHEMA)
     outcome = assemble_paper(empty, daily_request(blueprint, DAY), blueprint)
     assert isinstance(outcome, Shortfall) and outcome.total == 180
     for s in Subject:
@@ -261,13 +261,6 @@ def test_an_empty_pool_is_short_of_every_question(blueprint: Blueprint) -> None:
             if subject == s:
                 per_unit[unit] += n
         assert all(r.min <= per_unit[u] <= r.max for u, r in blueprint.units[s].items())
-
-
-def synthetic_schema() -> dict[str, Any]:
-    """The pool's columns, as the worker's snapshot types them (one schema, not a copy)."""
-    from pipeline.fill.topup import SNAPSHOT_SCHEMA
-
-    return {c: SNAPSHOT_SCHEMA[c] for c in POOL_COLUMNS}
 
 
 def test_the_bundled_blueprint_covers_exactly_the_live_units_of_each_subject(

@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench.assembly import mip_selection
+from core.pool import POOL_SCHEMA
 from core.records import Difficulty, Paper, Subject
 from pipeline.assemble.assembly import (
-    POOL_COLUMNS,
     PaperRequest,
     Shortfall,
     assemble_paper,
@@ -23,7 +23,6 @@ from pipeline.assemble.assembly import (
 )
 from pipeline.assemble.blueprint import Blueprint, UnitRange
 from pipeline.assemble.paper_check import violations
-from pipeline.fill.topup import SNAPSHOT_SCHEMA
 
 CAPPABLE = ("single_correct", "match_list", "figure")  # "numerical" is never capped here
 FORMATS = ("single_correct", "match_list", "numerical")
@@ -117,8 +116,7 @@ def worlds(draw: st.DrawFn, rules: bool = False) -> World:
                 "last_daily": draw(st.sampled_from([None, None, None, *DATES[1:]])),
             }
         )
-    schema = {c: SNAPSHOT_SCHEMA[c] for c in POOL_COLUMNS}
-    pool = pl.DataFrame(rows, schema=schema).with_columns(last_used=pl.col("last_daily"))
+    pool = pl.DataFrame(rows, schema=POOL_SCHEMA).with_columns(last_used=pl.col("last_daily"))
     return World(blueprint, request, pool)
 
 

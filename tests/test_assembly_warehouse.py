@@ -9,11 +9,11 @@ import duckdb
 import pytest
 
 from core.ids import question_id
+from core.pool import POOL_SCHEMA
 from core.records import Draft, Paper, Question, SolverVerdict
 from core.warehouse import MIGRATIONS, SCHEMA_VERSION, open_warehouse
 from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
-from pipeline.assemble.assembly import POOL_COLUMNS
 from pipeline.generate.facts import FORWARD, REVERSE, single_correct_draft, two_statements_draft
 from pipeline.generate.numerical import numerical_draft
 from pipeline.templates.catalogue import TEMPLATES_BY_ID
@@ -47,7 +47,7 @@ def test_the_pool_names_each_questions_near_duplicate_group(
     with open_warehouse(tmp_path / "w.duckdb") as wh:
         wh.insert_questions([forward, reverse, other, *variants])
         pool = wh.pool()
-    assert set(POOL_COLUMNS) <= set(pool.columns)
+    assert pool.schema == POOL_SCHEMA
     group = dict(zip(pool["question_id"], pool["near_duplicate_group"], strict=True))
     assert group[forward.question_id] == group[reverse.question_id]  # one fact: enemies
     assert group[forward.question_id] == f"{table.relation_id}#{fact.entity}|{fact.value}"

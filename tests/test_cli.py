@@ -66,7 +66,7 @@ def test_a_draft_too_close_to_a_reference_question_is_refused(
 
     from core.records import Difficulty, Subject
     from core.warehouse import open_warehouse
-    from flows.services import build_services
+    from pipeline.compose import build_services
 
     monkeypatch.setenv("QFORGE_HOME", str(tmp_path))
     services = build_services(Settings(home=tmp_path))

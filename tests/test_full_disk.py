@@ -18,7 +18,7 @@ from api_stub.app import create_app
 from core.settings import REPO_ROOT, Settings
 from core.storage import LocalObjectStore
 from flows.nightly import call_directly, run_nightly
-from flows.services import build_services
+from pipeline.compose import build_services
 from site_builder.documents import DAILY_POINTER_KEY, daily_paper_key
 from site_builder.integrity import complete_document
 

@@ -32,7 +32,7 @@ def embedder():
 
 @pytest.fixture(scope="session")
 def topics(syllabus: Syllabus, embedder) -> TopicIndex:
-    from flows.kb_services import topic_examples
+    from pipeline.compose import topic_examples
 
     return TopicIndex.build(syllabus, embedder, topic_examples(Settings()))
 

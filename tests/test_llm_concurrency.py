@@ -18,10 +18,11 @@ import pipeline.fill.pool as pool_module
 from core.records import Difficulty, SolverAnswer, SolverView, Subject, Verdict
 from core.settings import Settings
 from core.warehouse import Warehouse, open_warehouse
-from flows.services import Services, build_services
 from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
-from pipeline.fill.pool import UNSOLVED, fill_pool
+from pipeline.compose import Services, build_services
+from pipeline.fill.engine import UNSOLVED
+from pipeline.fill.pool import fill_pool
 from pipeline.generate.drafter import CallDrafter, OfflineDrafter
 from pipeline.llm.draft import OpenAIDrafter
 from pipeline.llm.solve import OpenAISolver

@@ -13,10 +13,9 @@ from pydantic import SecretStr
 from core.records import Difficulty, Subject
 from core.settings import Settings
 from core.warehouse import open_warehouse
-from flows.kb_services import build_ingestor, build_knowledge_store
-from flows.services import build_services
 from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
+from pipeline.compose import build_ingestor, build_knowledge_store, build_services
 from pipeline.fill.pool import fill_pool
 from pipeline.llm.draft import BundledContext, OpenAIDrafter, StoreContext
 from tests.fake_openai import FakeModel, serving

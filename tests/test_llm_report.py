@@ -18,7 +18,7 @@ from core.settings import Settings
 from core.warehouse import open_warehouse
 from flows.batch import BatchFillReport, PendingBatch
 from flows.nightly import NightlyResult, call_directly, run_model_usage, run_nightly
-from flows.services import Services, build_services
+from pipeline.compose import Services, build_services
 from pipeline.llm.usage import (
     CallRecord,
     UsageLedger,

@@ -11,7 +11,7 @@ from core.records import Difficulty, Subject
 from core.render import live_markup, published_markup
 from core.shapes import daily_question
 from core.warehouse import open_warehouse
-from flows.services import build_services
+from pipeline.compose import build_services
 from pipeline.fill.pool import fill_pool
 from tests.fake_openai import FakeModel, FakeOpenAI, openai_settings, serving
 

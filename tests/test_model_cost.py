@@ -10,7 +10,7 @@ from pathlib import Path
 
 from core.records import Difficulty, Subject
 from core.warehouse import open_warehouse
-from flows.services import Services, build_services
+from pipeline.compose import Services, build_services
 from pipeline.fill.pool import fill_pool
 from tests.fake_openai import ChatScript, FakeOpenAI, openai_settings, schema_name, serving
 

@@ -24,7 +24,7 @@ from core.settings import REPO_ROOT, Settings
 from core.storage import LocalObjectStore
 from core.warehouse import open_warehouse
 from flows.nightly import call_directly, run_nightly
-from flows.services import build_services
+from pipeline.compose import build_services
 from site_builder.documents import DAILY_POINTER_KEY, daily_paper_key, question_key
 from site_builder.export import exported_daily_dates
 

@@ -16,7 +16,7 @@ from core.settings import Settings
 from core.storage import LocalObjectStore
 from flows.cli import main
 from flows.nightly import call_directly, run_nightly
-from flows.services import build_services
+from pipeline.compose import build_services
 from site_builder.documents import DAILY_POINTER_KEY
 from tests.fake_openai import ChatScript, FakeModel, serving
 

@@ -13,8 +13,8 @@ from core.records import Difficulty, OutboxEntry, Subject, outbox_key
 from core.settings import Settings
 from core.warehouse import open_warehouse
 from flows.nightly import call_directly, run_nightly
-from flows.services import Services, build_services
 from flows.steps import ingest_outbox_step
+from pipeline.compose import Services, build_services
 from pipeline.serve.practice import practice_pick
 from pipeline.verify.gate import judged, solver_view
 from site_builder.documents import DAILY_POINTER_KEY, daily_paper_key

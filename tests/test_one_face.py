@@ -17,14 +17,14 @@ from pydantic import SecretStr
 
 from api_stub.app import create_app
 from api_stub.runner import JobRunner
+from core.pool import question_family
 from core.providers import object_store
 from core.records import OutboxEntry, Question
 from core.settings import Settings
 from core.shapes import daily_question
 from core.warehouse import open_warehouse
 from flows.nightly import call_directly, run_nightly
-from flows.services import build_services
-from pipeline.fill.topup import question_family
+from pipeline.compose import build_services
 from site_builder.documents import daily_paper_key, question_key
 
 FIRST = dt.date(2026, 12, 1)

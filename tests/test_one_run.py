@@ -44,7 +44,7 @@ def test_two_nightlies_on_one_home_one_runs_the_other_is_refused(tmp_path: Path)
     assert "duckdb" not in refused.lower()
     # The knowledge store holds every chunk once.
     code = (
-        "from core.settings import Settings; from flows.kb_services import build_knowledge_store;"
+        "from core.settings import Settings; from pipeline.compose import build_knowledge_store;"
         "from kb.store import column_values;"
         "ks = build_knowledge_store(Settings());"
         "ids = column_values(ks.table('chunks'), 'chunk_id');"
@@ -67,7 +67,7 @@ def test_two_ingests_without_the_run_lock_store_each_document_once(tmp_path: Pat
     # and id check keep each chunk, figure and manifest row single.
     code = (
         "import sys, time; from core.settings import Settings;"
-        "from flows.kb_services import build_ingestor;"
+        "from pipeline.compose import build_ingestor;"
         "ingestor = build_ingestor(Settings());"
         "start = float(sys.argv[1]);"
         "time.sleep(max(0.0, start - time.time()));"
@@ -82,7 +82,7 @@ def test_two_ingests_without_the_run_lock_store_each_document_once(tmp_path: Pat
     ]
     assert [p.wait(timeout=300) for p in procs] == [0, 0]
     check = (
-        "from core.settings import Settings; from flows.kb_services import build_knowledge_store;"
+        "from core.settings import Settings; from pipeline.compose import build_knowledge_store;"
         "from kb.store import column_values, DOCUMENTS;"
         "ks = build_knowledge_store(Settings());"
         "print(*[f'{len(v)}/{len(set(v))}' for v in ("

@@ -31,9 +31,9 @@ from core.settings import Settings
 from core.storage import LocalObjectStore, ObjectStore
 from core.warehouse import open_warehouse
 from flows.batch import CLOCK_SKEW, BatchFillReport, batch_fill, batch_fill_step
-from flows.services import Services, build_services
 from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
+from pipeline.compose import Services, build_services
 from pipeline.llm.batch import (
     PREFIX,
     DoneRecord,

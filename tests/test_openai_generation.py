@@ -29,10 +29,10 @@ from core.records import (
 )
 from core.settings import REPO_ROOT, Settings
 from core.warehouse import open_warehouse
-from flows.services import build_services
 from kb.knowledge import KnowledgeBase
 from kb.references import ReferenceQuestion
 from kb.syllabus import Syllabus, Topic
+from pipeline.compose import build_services
 from pipeline.fill.pool import fill_pool
 from pipeline.llm.draft import (
     BundledContext,
@@ -889,7 +889,7 @@ def test_bad_replies_never_raise_through_the_client(
 
 
 def test_the_client_builder_sets_retries_and_timeout() -> None:
-    from flows.kb_services import openai_client
+    from pipeline.compose import openai_client
 
     client = openai_client(
         Settings(openai_api_key=SecretStr("k"), openai_timeout_seconds=7.5, openai_max_retries=5)

@@ -420,7 +420,7 @@ def test_a_worker_job_mirrors_its_new_files_before_it_completes(
 ) -> None:
     from api_stub.runner import JobRunner
     from core.records import Difficulty, Subject
-    from flows.services import build_services
+    from pipeline.compose import build_services
     from pipeline.serve.requests import practice_order
     from tests.worker_pool import publish_pool, richest_topic, verified_questions
 

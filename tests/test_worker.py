@@ -24,7 +24,7 @@ from api_stub.runner import JobRunner
 from core.providers import object_store
 from core.records import OUTBOX_PREFIX, Difficulty, SolverAnswer, SolverView, Subject
 from core.settings import Settings
-from flows.services import Services, build_services
+from pipeline.compose import Services, build_services
 from pipeline.serve.jobs import ACTIVE_PREFIX
 from pipeline.serve.outbox import outbox_entry
 from site_builder.openapi import standalone_schema
@@ -521,11 +521,12 @@ def test_an_unknown_job_is_a_404(make_client: Callable[..., Any]) -> None:
 
 
 def test_a_topic_top_up_drafts_only_that_topic(pool_questions: list[Any]) -> None:
-    from pipeline.fill.topup import StartAt, topic_drafts
+    from pipeline.fill.topup import VariantStarts, topic_drafts
 
     services = BASE[0]
     topic = services.syllabus.topic(pool_questions[0].content.tag.topic_id)
-    drafts = list(islice(topic_drafts(services.drafter, topic, Difficulty.EASY, StartAt({})), 50))
+    starts = VariantStarts({})
+    drafts = list(islice(topic_drafts(services.drafter, topic, Difficulty.EASY, starts), 50))
     unit = services.drafter.drafts(
         topic.subject, Difficulty.EASY, {}, topic.unit_id, topic.topic_id
     )
@@ -597,25 +598,30 @@ def test_each_worker_process_builds_its_app_from_the_environment(
         assert_error(client.get("/api/v1/jobs/job-nosuchjob1", headers=AUTH), 404, "not_found")
 
 
-def test_near_duplicate_groups_in_python_match_the_warehouse(
+def test_groups_of_questions_stored_before_they_were_columns_are_filled_by_the_one_rule(
     tmp_path: Path, pool_questions: list[Any]
 ) -> None:
+    from core.pool import near_duplicate_group, question_family
     from core.warehouse import open_warehouse
-    from pipeline.fill.topup import near_duplicate_group, question_family
 
     services = BASE[0]
     cells = [(s, d) for s in (Subject.CHEMISTRY, Subject.BOTANY) for d in Difficulty]
     questions = pool_questions + verified_questions(services, cells, per_cell=15)
-    with open_warehouse(tmp_path / "w.duckdb") as wh:
+    path = tmp_path / "w.duckdb"
+    with open_warehouse(path) as wh:
         wh.insert_questions(questions)
+        # Rows as a warehouse before schema v4 holds them: no group, no family.
+        wh.con.execute("UPDATE questions SET near_duplicate_group = NULL, family = NULL")
+    with open_warehouse(path) as wh:
         pool = wh.pool()
-        sql = dict(pool.select("question_id", "near_duplicate_group").iter_rows())
-        families = dict(pool.select("question_id", "family").iter_rows())
     generators = {q.provenance.generator for q in questions}
     assert len(generators) >= 3, generators  # numerical, fact and element questions at least
+    groups = dict(pool.select("question_id", "near_duplicate_group").iter_rows())
+    families = dict(pool.select("question_id", "family").iter_rows())
     assert {
         q.question_id: near_duplicate_group(q.provenance, q.question_id) for q in questions
-    } == sql
+    } == groups
     assert {
         q.question_id: question_family(q.provenance, q.content.format.value) for q in questions
     } == families
+    assert len(set(groups.values())) < len(groups)  # some questions do share a group

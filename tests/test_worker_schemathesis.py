@@ -42,7 +42,7 @@ from api_stub.runner import JobRunner
 from core.records import Difficulty, Subject
 from core.settings import Settings
 from core.shapes import question_file_bytes
-from flows.services import build_services
+from pipeline.compose import build_services
 from pipeline.serve.jobs import JobKind, job_bytes, job_failed, job_key, job_planned, new_job
 from site_builder.documents import question_key
 from site_builder.openapi import openapi_document, static_documents

@@ -7,9 +7,9 @@ from collections.abc import Iterable
 
 import polars as pl
 
+from core.pool import pool_rows
 from core.records import Difficulty, Question, Subject
-from flows.services import Services
-from pipeline.fill.topup import pool_rows
+from pipeline.compose import Services
 from pipeline.verify.gate import verified
 from site_builder.snapshot import POOL_SNAPSHOT_KEY
 
@@ -33,7 +33,7 @@ def verified_questions(
 
 def publish_pool(services: Services, questions: list[Question]) -> pl.DataFrame:
     """Write questions as the pool snapshot the worker reads; returns the rows."""
-    rows = pool_rows(questions, services.syllabus)
+    rows = pool_rows(questions)
     buffer = io.BytesIO()
     rows.write_parquet(buffer)
     services.store.put(POOL_SNAPSHOT_KEY, buffer.getvalue())

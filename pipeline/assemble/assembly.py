@@ -42,6 +42,7 @@ import pyarrow as pa
 from numpy.typing import NDArray
 
 from core.ids import digest
+from core.pool import POOL_COLUMNS, UnitCell
 from core.records import (
     OPTION_KEYS,
     Difficulty,
@@ -53,27 +54,8 @@ from core.records import (
     UnitTally,
 )
 from pipeline.assemble.blueprint import FIGURE_CLASS, Blueprint, class_caps, exam_difficulty_counts
-from pipeline.fill.pool import UnitCell
 
 # What assembly reads from a pool frame (core.warehouse.Warehouse.pool gives all of them).
-POOL_COLUMNS = (
-    "question_id",
-    "subject",
-    "unit_id",
-    "topic_id",
-    "difficulty",
-    "format",
-    "template_id",
-    "family",
-    "stem",
-    "correct_key",
-    "figure",
-    "near_duplicate_group",
-    "withdrawn",
-    "times_used",
-    "last_used",
-    "last_daily",
-)
 SUBJECTS: tuple[Subject, ...] = tuple(Subject)
 DIFFICULTIES: tuple[Difficulty, ...] = tuple(Difficulty)
 _USES_BITS, _DATE_BITS = 4, 12  # priority tiers: papers so far (0–15), last-use date rank

@@ -1,8 +1,10 @@
-"""What a worker job's pool lacks, generated: drafts of a topic or cell, verified as nightly.
+"""What a worker job's pool lacks, generated: drafts of a topic or cell, through the fill engine.
 
-The gate is the one the nightly fill uses (`pipeline.verify.gate`). Drafts whose question
-already sits in the pool are passed over before the solver (they cost nothing), and a budget of
-attempts per wanted question stops a generator that only refuses.
+The engine and gate are the nightly's (`pipeline.fill.engine`). Drafts whose question already
+sits in the pool, or whose near-duplicate group the set holds, are passed over before the solver
+(they cost nothing), and a budget of attempts per wanted question stops a generator that only
+refuses. Each accepted question goes out at once with the attempts that led to it (the worker
+writes it to the outbox before it counts).
 """
 
 from __future__ import annotations
@@ -12,102 +14,17 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from core.ids import question_id
-from core.records import Attempt, Difficulty, Draft, Provenance, Question
-from kb.syllabus import Syllabus, Topic
+from core.records import Attempt, Difficulty, Draft, Question
+from kb.syllabus import Topic
+from pipeline.fill.engine import CellReport, CellWork, Intake, count_verdict, run_fill
 from pipeline.generate.drafter import Drafter
-from pipeline.verify.gate import (
-    Screen,
-    Solver,
-    judged,
-    screen_refusal,
-    screened_out,
-    solver_view,
-    unanswered,
-)
+from pipeline.verify.gate import Screen, Solver
 
-NUMERICAL_GENERATOR = "offline.numerical"
+# How many known drafts per budgeted attempt a top-up looks at before it calls a stream dry.
+SKIPS_PER_ATTEMPT = 50
 
 
-def near_duplicate_group(p: Provenance, question_id: str) -> str:
-    """The group a question shares with its near-duplicates (core.warehouse's SQL, in Python).
-
-    Every variant of a numerical template is one group; a fact question's group is its relation
-    plus the fact; other parametric questions group by template plus parameters. It depends on
-    provenance only, so a draft's group is known before the solver is paid.
-    """
-    key = next((v for k, v in p.params if k == "key"), "")
-    if "|" in key:
-        return f"{p.template_id}#{key}"
-    if p.generator == NUMERICAL_GENERATOR:
-        return p.template_id
-    if p.params:
-        return f"{p.template_id}#" + "&".join(f"{k}={v}" for k, v in p.params)
-    return question_id
-
-
-def question_family(p: Provenance, question_format: str) -> str:
-    """The family a paper takes one question of (core.warehouse's SQL, in Python): the template
-    or fact relation with the form it asks in. A fact relation's forms are the generator's own
-    (`forward`, `reverse`, `two_statements`, …: forward and reverse are both single-correct
-    but ask opposite ways); any other question's form is its format."""
-    form = next((v for k, v in p.params if k == "format"), question_format)
-    return f"{p.template_id}|{form}"
-
-
-def pool_rows(questions: Collection[Question], syllabus: Syllabus) -> pl.DataFrame:
-    """Snapshot rows (site_builder.snapshot's columns) for questions not yet used anywhere."""
-    rows = []
-    for q in questions:
-        c = q.content
-        rows.append(
-            {
-                "question_id": q.question_id,
-                "subject": c.tag.subject.value,
-                "unit_id": syllabus.topic(c.tag.topic_id).unit_id,
-                "topic_id": c.tag.topic_id,
-                "difficulty": c.difficulty.value,
-                "format": c.format.value,
-                "family": question_family(q.provenance, c.format.value),
-                "stem": c.stem_markdown,
-                "correct_key": c.correct_key,
-                "figure": bool(c.figures),
-                "near_duplicate_group": near_duplicate_group(q.provenance, q.question_id),
-                "withdrawn": False,
-                "times_used": 0,
-                "last_used": None,
-                "last_daily": None,
-                "template_id": q.provenance.template_id,
-                "record_json": q.model_dump_json(),
-            }
-        )
-    return pl.DataFrame(rows, schema=SNAPSHOT_SCHEMA)
-
-
-SNAPSHOT_SCHEMA = pl.Schema(
-    {
-        "question_id": pl.String,
-        "subject": pl.String,
-        "unit_id": pl.String,
-        "topic_id": pl.String,
-        "difficulty": pl.String,
-        "format": pl.String,
-        "family": pl.String,
-        "stem": pl.String,
-        "correct_key": pl.String,
-        "figure": pl.Boolean,
-        "near_duplicate_group": pl.String,
-        "withdrawn": pl.Boolean,
-        "times_used": pl.Int32,
-        "last_used": pl.String,
-        "last_daily": pl.String,
-        "template_id": pl.String,
-        "record_json": pl.String,
-    }
-)
-
-
-class StartAt(Mapping[str, int]):
+class VariantStarts(Mapping[str, int]):
     """Where each generator starts: a parametric template past the variants the pool has."""
 
     def __init__(self, counts: Mapping[str, int]) -> None:
@@ -130,10 +47,10 @@ def template_counts(pool: pl.DataFrame) -> dict[str, int]:
 
 
 def topic_drafts(
-    drafter: Drafter, topic: Topic, difficulty: Difficulty, start: Mapping[str, int]
+    drafter: Drafter, topic: Topic, difficulty: Difficulty, starts: Mapping[str, int]
 ) -> Iterator[Draft]:
     """The drafter's drafts for one topic at a difficulty (only that topic is drafted)."""
-    stream = drafter.drafts(topic.subject, difficulty, start, topic.unit_id, topic.topic_id)
+    stream = drafter.drafts(topic.subject, difficulty, starts, topic.unit_id, topic.topic_id)
     return (d for d in stream if d.content.tag.topic_id == topic.topic_id)
 
 
@@ -153,6 +70,36 @@ class TopUp:
         return [q for q, _ in self.accepted]
 
 
+@dataclass
+class _OutboxSink:
+    """Verdicts bundled per accepted question: its attempts (rejected drafts included) go out
+    with it. Every attempt, answered or not, is a heartbeat (a slow provider is alive)."""
+
+    out: TopUp
+    on_accept: Callable[[Question, tuple[Attempt, ...]], None] | None
+    on_attempt: Callable[[], None] | None
+    pending: list[Attempt] = field(default_factory=list)
+
+    def record(self, report: CellReport, attempt: Attempt, question: Question | None) -> None:
+        count_verdict(report, attempt, question)
+        self.pending.append(attempt)
+        if self.on_attempt:
+            self.on_attempt()
+        if question is not None:
+            attempts = tuple(self.pending)
+            self.pending.clear()
+            self.out.accepted.append((question, attempts))
+            if self.on_accept:
+                self.on_accept(question, attempts)
+
+    def unsolved(self, report: CellReport) -> None:
+        if self.on_attempt:
+            self.on_attempt()  # the job's heartbeat: a solve that timed out took time too
+
+    def flush(self, report: CellReport | None) -> None:
+        """Nothing to write: each question went out when it was accepted."""
+
+
 def top_up(
     drafts: Iterator[Draft],
     solver: Solver,
@@ -166,52 +113,41 @@ def top_up(
 ) -> TopUp:
     """Verify drafts until `wanted` new questions of new near-duplicate groups are accepted.
 
-    `on_accept` sees each question with its attempts at once (the worker writes it to the
-    outbox before it counts); `taken_groups` grows with every accepted question's group.
+    `on_accept` sees each question with its attempts at once; `taken_groups` grows with every
+    accepted question's group. A solve with no reply counts against the budget (a provider that
+    is down ends the top-up) but records nothing.
     """
     out = TopUp(wanted)
-    seen: set[str] = set(known_ids)
-    pending: list[Attempt] = []
     budget = wanted * max_attempts_per_question
-    while len(out.accepted) < wanted and len(out.accepted) + out.rejected + out.unsolved < budget:
-        draft = next(drafts, None)
-        if draft is None:
-            out.exhausted = True
-            break
-        draft_id = question_id(draft.content)
-        if draft_id in seen:  # in the pool already, or drafted twice: no solver call
-            out.passed_over += 1
-            if out.passed_over > 50 * budget:  # a stream of nothing but known drafts
-                out.exhausted = True
-                break
-            continue
-        seen.add(draft_id)
-        group = near_duplicate_group(draft.provenance, draft_id)
-        if group in taken_groups:  # the set has this fact or template already
-            out.passed_over += 1
-            continue
-        # The nightly's gate (`verified`), except that a solve with no reply is no attempt.
-        refusal = screen_refusal(draft, screens)
-        if refusal is not None:
-            attempt, question = screened_out(draft, refusal), None
-        else:
-            answer = solver.solve(solver_view(draft))
-            if unanswered(answer) is not None:
-                out.unsolved += 1  # counted against the budget: a provider that is down ends it
-                if on_attempt:
-                    on_attempt()  # the job's heartbeat: a solve that timed out took time too
-                continue
-            attempt, question = judged(draft, answer)
-        pending.append(attempt)
-        if on_attempt:
-            on_attempt()
-        if question is None:
-            out.rejected += 1
-            continue
-        taken_groups.add(group)
-        attempts = tuple(pending)
-        pending.clear()
-        out.accepted.append((question, attempts))
-        if on_accept:
-            on_accept(question, attempts)
+    if wanted <= 0:
+        return out
+    first = next(drafts, None)  # the cell's subject and difficulty are its drafts'
+    if first is None:
+        out.exhausted = True
+        return out
+    tag = first.content.tag
+    cell = CellWork(
+        CellReport(tag.subject, first.content.difficulty, wanted, tag.unit_id),
+        budget,
+        skips_spend_budget=False,
+        max_skips=SKIPS_PER_ATTEMPT * budget,
+    )
+    sink = _OutboxSink(out, on_accept, on_attempt)
+    (report,) = run_fill(
+        [cell],
+        lambda _: _chained(first, drafts),
+        solver,
+        Intake(set(known_ids), taken_groups),
+        sink,
+        screens=screens,
+    )
+    out.rejected = report.rejected
+    out.unsolved = report.unsolved
+    out.passed_over = report.skipped
+    out.exhausted = report.exhausted
     return out
+
+
+def _chained(first: Draft, rest: Iterator[Draft]) -> Iterator[Draft]:
+    yield first
+    yield from rest

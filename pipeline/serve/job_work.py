@@ -1,0 +1,186 @@
+"""What a practice or exam job makes: questions from one state of the pool, and what the pool
+lacks generated through the fill engine (`pipeline.fill.topup`).
+
+The worker (`api_stub.runner`) owns the job's lifecycle, leases and files; this module decides
+which questions a job gets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+import polars as pl
+
+from core.pool import SNAPSHOT_SCHEMA, UnitCell, near_duplicate_group, pool_rows
+from core.records import Attempt, Difficulty, Paper, Question
+from pipeline.assemble.assembly import (
+    PaperRequest,
+    PoolIndex,
+    Shortfall,
+    assemble_paper,
+    index_pool,
+)
+from pipeline.assemble.blueprint import Blueprint
+from pipeline.fill.engine import CellReport
+from pipeline.fill.rounds import fill_until_assembled
+from pipeline.fill.topup import VariantStarts, template_counts, top_up, topic_drafts
+from pipeline.generate.drafter import Drafter
+from pipeline.serve.practice import practice_pick
+from pipeline.serve.requests import PracticeOrder
+from pipeline.verify.gate import Solver
+
+EXAM_ROUNDS = 3  # generate the shortfall, reassemble; a cell that runs dry is closed
+
+
+class PoolView:
+    """One state of the servable pool, never changed: requests read it without a lock.
+
+    Per-cell frames, the assembler's index and parsed records are built on first use and kept.
+    """
+
+    def __init__(self, frame: pl.DataFrame) -> None:
+        self.frame = frame
+        self.ids = frozenset(frame["question_id"].to_list())
+        self._cells: dict[tuple[str, str], pl.DataFrame] = {}
+        self._index: list[PoolIndex] = []
+        self._records: dict[str, Question] = {}
+
+    def cell(self, topic_id: str, difficulty: Difficulty) -> pl.DataFrame:
+        """The pool's questions of one topic at one difficulty."""
+        key = (topic_id, difficulty.value)
+        if key not in self._cells:
+            self._cells[key] = self.frame.filter(
+                (pl.col("topic_id") == topic_id) & (pl.col("difficulty") == difficulty.value)
+            )
+        return self._cells[key]
+
+    def index(self) -> PoolIndex:
+        """The assembler's index of the whole pool (23 ms to build for 5,000 questions)."""
+        if not self._index:
+            self._index.append(index_pool(self.frame))
+        return self._index[0]
+
+    def questions(self, ids: Sequence[str]) -> list[Question]:
+        """The records of pool questions, in the order asked."""
+        missing = [i for i in ids if i not in self._records]
+        if missing:
+            found = self.frame.filter(pl.col("question_id").is_in(missing))
+            for i, record in found.select("question_id", "record_json").iter_rows():
+                self._records[i] = Question.model_validate_json(record)
+        return [self._records[i] for i in ids]
+
+
+EMPTY_POOL = pl.DataFrame(schema=SNAPSHOT_SCHEMA)
+
+
+def snapshot_frame(raw: pl.DataFrame) -> pl.DataFrame:
+    """A snapshot in today's columns; one written before stems were a column gets them from
+    its records (the nightly's next snapshot carries them)."""
+    if "stem" not in raw.columns:
+        stem = pl.col("record_json").str.json_path_match("$.content.stem_markdown")
+        raw = raw.with_columns(stem.alias("stem"))
+    if "family" not in raw.columns:  # the next nightly's snapshot has the generator's form
+        raw = raw.with_columns((pl.col("template_id") + "|" + pl.col("format")).alias("family"))
+    return raw.select(list(SNAPSHOT_SCHEMA)).cast(SNAPSHOT_SCHEMA)
+
+
+@dataclass(frozen=True)
+class Generation:
+    """What a job generates with: the providers, the attempt budget, and the job's callbacks
+    (each accepted question with its attempts, stored before it counts; a heartbeat per
+    attempt)."""
+
+    drafter: Drafter
+    solver: Solver
+    max_attempts_per_question: int
+    on_accept: Callable[[Question, tuple[Attempt, ...]], None]
+    on_attempt: Callable[[], None]
+
+
+def practice_questions(
+    view: PoolView,
+    order: PracticeOrder,
+    job_id: str,
+    generated: Collection[str],
+    earlier: Sequence[Question],
+    make: Generation,
+) -> tuple[list[Question], list[Question]]:
+    """The set's questions (from the pool, then the job's earlier and fresh ones) and the
+    fresh ones. `generated` names what an interrupted run of this job verified already, and
+    `earlier` holds those of them still in the outbox."""
+    done = set(generated)
+    pool = view.frame.filter(~pl.col("question_id").is_in(list(done)))
+    topic, difficulty = order.topic, order.difficulty
+    pick = practice_pick(pool, topic.topic_id, difficulty, order.count - len(earlier), job_id)
+    picked = view.questions(pick.question_ids)
+    fresh: list[Question] = []
+    if pick.short:
+        groups = {near_duplicate_group(q.provenance, q.question_id) for q in [*picked, *earlier]}
+        starts = VariantStarts(template_counts(view.frame))
+        fresh = top_up(
+            topic_drafts(make.drafter, topic, difficulty, starts),
+            make.solver,
+            pick.short,
+            view.ids | done,
+            groups,
+            make.max_attempts_per_question,
+            on_accept=make.on_accept,
+            on_attempt=make.on_attempt,
+        ).questions
+    return [*picked, *earlier, *fresh], fresh
+
+
+def exam_outcome(
+    view: PoolView,
+    request: PaperRequest,
+    blueprint: Blueprint,
+    earlier: Sequence[Question],
+    make: Generation,
+) -> tuple[Paper | Shortfall, list[Question]]:
+    """The exam from the pool and the job's earlier questions, generating what they lack
+    (`fill_until_assembled`), and the questions this run made."""
+    pool = _with(view.frame, earlier)
+    fresh: list[Question] = []
+
+    def generate(cells: Mapping[UnitCell, int]) -> list[CellReport]:
+        nonlocal pool
+        starts = VariantStarts(template_counts(pool))
+        known = set(pool["question_id"].to_list())
+        # New groups within this job only: a pool question's group-mate at another difficulty
+        # can still serve, since a paper takes one question per group.
+        groups = {near_duplicate_group(q.provenance, q.question_id) for q in fresh}
+        reports = []
+        for (subject, difficulty, unit_id), n in cells.items():
+            made = top_up(
+                make.drafter.drafts(subject, difficulty, starts, unit_id),
+                make.solver,
+                n,
+                known,
+                groups,
+                make.max_attempts_per_question,
+                on_accept=make.on_accept,
+                on_attempt=make.on_attempt,
+            )
+            fresh.extend(made.questions)
+            short = made.exhausted or len(made.accepted) < n  # either way: closed to this job
+            reports.append(
+                CellReport(subject, difficulty, n, unit_id, len(made.accepted), exhausted=short)
+            )
+        pool = _with(pool, fresh)
+        return reports
+
+    def assemble(closed: Collection[UnitCell]) -> Paper | Shortfall:
+        return assemble_paper(pool, request, blueprint, closed)
+
+    outcome = fill_until_assembled(
+        assemble_paper(pool, request, blueprint), generate, assemble, EXAM_ROUNDS, doubling=False
+    )
+    return outcome, fresh
+
+
+def _with(pool: pl.DataFrame, questions: Sequence[Question]) -> pl.DataFrame:
+    """The pool with these questions added (those it holds already are kept as they are)."""
+    return pl.concat([pool, pool_rows(questions)]).unique(
+        "question_id", keep="first", maintain_order=True
+    )

@@ -490,8 +490,8 @@ def _pool_fill_batch(
     settings: Settings, services: Services, wh: Warehouse, deficits: Mapping[tuple[Any, ...], int]
 ) -> int:
     """One step of the Batch API fill, then what is still pending and what finished."""
-    from flows.batch import batch_fill, report_lines
     from pipeline.compose import own_duplicate_gate, reference_screens
+    from pipeline.fill.batch import batch_fill, report_lines
 
     gate = own_duplicate_gate(settings, wh.questions())
     report = batch_fill(

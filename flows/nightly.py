@@ -20,10 +20,11 @@ from core.records import Paper
 from core.runlock import run_lock
 from core.settings import Settings
 from flows import steps
-from flows.batch import BatchFillReport, batch_fill_step, report_lines
+from flows.steps import batch_fill_step
 from kb.ingest.run import IngestReport
 from pipeline.assemble.assembly import Shortfall, ShortfallError
 from pipeline.compose import Services, build_services
+from pipeline.fill.batch import BatchFillReport, report_lines
 from pipeline.fill.engine import UNSOLVED
 from pipeline.llm.usage import ModelUsage, model_usage, usage_lines, usage_markdown
 from site_builder.export import ExportReport

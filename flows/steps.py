@@ -34,6 +34,7 @@ from pipeline.compose import (
     own_duplicate_gate,
     reference_screens,
 )
+from pipeline.fill.batch import BatchFillReport, batch_fill
 from pipeline.fill.engine import CellReport
 from pipeline.fill.pool import Resume, fill_pool
 from pipeline.fill.rounds import fill_until_assembled
@@ -380,3 +381,21 @@ def run_facts(settings: Settings, since: dt.datetime) -> tuple[list[AttemptRow],
             "ORDER BY ALL"
         ).fetchall()
     return attempts, coverage
+
+
+def batch_fill_step(services: Services, date: dt.date) -> BatchFillReport | None:
+    """Batch mode's nightly step: advance open fills, or start one for the date's shortfall."""
+    s = services.settings
+    if s.llm != "openai" or not s.llm_batch:
+        return None
+    with open_warehouse(s.warehouse_path) as wh:
+        outcome = _daily_outcome(services, wh, date)
+        cells = dict(outcome.cells) if isinstance(outcome, Shortfall) else {}
+        gate = own_duplicate_gate(s, wh.questions())
+        return batch_fill(
+            services,
+            wh,
+            cells,
+            screens=[*reference_screens(s), gate.screen],
+            on_accept=lambda q: gate.add([q]),
+        )

@@ -16,9 +16,9 @@ from pydantic import SecretStr
 from core.records import Verdict
 from core.settings import Settings
 from core.warehouse import open_warehouse
-from flows.batch import BatchFillReport, PendingBatch
 from flows.nightly import NightlyResult, call_directly, run_model_usage, run_nightly
 from pipeline.compose import Services, build_services
+from pipeline.fill.batch import BatchFillReport, PendingBatch
 from pipeline.llm.usage import (
     CallRecord,
     UsageLedger,

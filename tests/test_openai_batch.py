@@ -30,10 +30,11 @@ from core.records import (
 from core.settings import Settings
 from core.storage import LocalObjectStore, ObjectStore
 from core.warehouse import open_warehouse
-from flows.batch import CLOCK_SKEW, BatchFillReport, batch_fill, batch_fill_step
+from flows.steps import batch_fill_step
 from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
 from pipeline.compose import Services, build_services
+from pipeline.fill.batch import CLOCK_SKEW, BatchFillReport, batch_fill
 from pipeline.llm.batch import (
     PREFIX,
     DoneRecord,

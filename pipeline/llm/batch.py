@@ -7,7 +7,8 @@ an output file says per `custom_id` (`output_lines`) and what that means (`batch
 resume (`DraftPlan`, `SolvePlan`, `BatchRecord`, `DoneRecord` under `internal/llm-batches/`).
 A plan is stored before its batch is created and names the batch's `content_key`, which goes
 into the batch's metadata: a run that died between creating a batch and storing its record
-finds the batch again by that key instead of submitting it twice. `flows/batch.py` does the I/O.
+finds the batch again by that key instead of submitting it twice. `pipeline/fill/batch.py` does
+the I/O.
 """
 
 from __future__ import annotations

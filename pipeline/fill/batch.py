@@ -23,12 +23,13 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from core.ids import question_id
+from core.pool import UnitCell
 from core.records import Attempt, Draft, Question
 from core.storage import ObjectStore
-from core.warehouse import Warehouse, open_warehouse
-from pipeline.assemble.assembly import Shortfall, assemble_paper, daily_request
-from pipeline.compose import Services, own_duplicate_gate, reference_screens
-from pipeline.fill.pool import Cell, UnitCell
+from core.warehouse import Warehouse
+from pipeline.compose import Services
+from pipeline.fill.engine import Intake, commit, verdict
+from pipeline.fill.pool import Cell
 from pipeline.llm.batch import (
     ENDPOINT,
     MAX_REQUESTS,
@@ -62,14 +63,7 @@ from pipeline.llm.batch import (
 from pipeline.llm.draft import DraftRequest, OpenAIDrafter, Rejection
 from pipeline.llm.solve import OpenAISolver
 from pipeline.llm.usage import UsageLedger, transport_outcome
-from pipeline.verify.gate import (
-    Screen,
-    judged,
-    rescreened,
-    screen_refusal,
-    screened_out,
-    unanswered,
-)
+from pipeline.verify.gate import Screen, screen_refusal, screened_out, unanswered
 
 log = logging.getLogger("qforge")
 COMPLETION_WINDOW = "24h"
@@ -182,26 +176,6 @@ def batch_fill(
         if plan is not None:
             step.run_guarded(plan.fill_id, partial(step.submit_drafts, plan))
     return report
-
-
-def batch_fill_step(services: Services, date: dt.date) -> BatchFillReport | None:
-    """Batch mode's nightly step: advance open fills, or start one for the date's shortfall."""
-    s = services.settings
-    if s.llm != "openai" or not s.llm_batch:
-        return None
-    with open_warehouse(s.warehouse_path) as wh:
-        blueprint = services.blueprint
-        since = wh.daily_cooldown_since(date.isoformat(), blueprint.cooldown_papers)
-        outcome = assemble_paper(wh.pool(), daily_request(blueprint, date, since), blueprint)
-        cells = dict(outcome.cells) if isinstance(outcome, Shortfall) else {}
-        gate = own_duplicate_gate(s, wh.questions())
-        return batch_fill(
-            services,
-            wh,
-            cells,
-            screens=[*reference_screens(s), gate.screen],
-            on_accept=lambda q: gate.add([q]),
-        )
 
 
 def report_lines(report: BatchFillReport) -> list[str]:
@@ -465,7 +439,7 @@ class _Step:
         s = self.setup
         for call in batch_calls(output, record.custom_ids, "batch_draft", plan.model):
             s.ledger.record(call)
-        attempted = self.wh.attempted_draft_ids()
+        intake = Intake(self.wh.attempted_draft_ids())
         refused: list[Attempt] = []
         drafts: list[Draft] = []
         rejections: Counter[str] = Counter()
@@ -475,11 +449,9 @@ class _Step:
             if isinstance(result, Rejection):
                 rejections[rejection_name(result)] += 1
                 continue
-            draft_id = question_id(result.content)
-            if draft_id in attempted:  # solved in an earlier run, or twice in this batch
+            if intake.passed_over(result, question_id(result.content)):  # solved before
                 skipped += 1
                 continue
-            attempted.add(draft_id)
             refusal = screen_refusal(result, self.screens)
             if refusal is not None:
                 refused.append(screened_out(result, refusal))
@@ -534,7 +506,9 @@ class _Step:
                 unsolved[next(o for a in answers if (o := unanswered(a)) is not None)] += 1
                 continue
             # Twins drafted in one batch pass the screens together: screen again in order.
-            attempt, question = rescreened(draft, judged(draft, answer), self.screens)
+            settled = verdict(draft, answer, self.screens, rescreen=True)
+            assert settled is not None  # every sample answered (batch_answer)
+            attempt, question = settled
             attempts.append(attempt)
             if question is not None:
                 questions.append(question)
@@ -542,17 +516,15 @@ class _Step:
                     self.on_accept(question)
             else:
                 reasons[(attempt.rejection_reason or "").split(":")[0]] += 1
-        with self.wh.transaction():
-            self.wh.insert_questions(questions)
-            self.wh.insert_attempts(attempts)
-        rejected = len(attempts) - len(questions)
-        self.report.accepted += len(questions)
+        accepted, rejected = len(questions), len(attempts) - len(questions)
+        commit(self.wh, attempts, questions)
+        self.report.accepted += accepted
         self.report.rejected += rejected
         self.report.skipped += skipped
         self.report.reasons.update(reasons)
         self.report.unsolved.update(unsolved)
         outcome = "" if status == "completed" else f"solves_{status}"
-        self._write_done_of(plan, outcome, len(questions), rejected, reasons, unsolved)
+        self._write_done_of(plan, outcome, accepted, rejected, reasons, unsolved)
 
     def _write_done_of(
         self,

@@ -5,14 +5,13 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
-import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from core.ids import digest
+from core.keys import dev_api_key
 from core.settings import Settings
 from core.storage import ObjectStore
 
@@ -30,18 +29,6 @@ class LimitExceeded(Exception):
 def key_id(api_key: str) -> str:
     """What records name a key by: a digest, so no store ever holds a key."""
     return "key-" + digest(["api-key", api_key])
-
-
-def dev_api_key(path: Path) -> str:
-    """The local development key, made once per QFORGE_HOME (used when no keys are set)."""
-    if path.exists():
-        return path.read_text().strip()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    key = "qf-dev-" + secrets.token_urlsafe(18)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(key + "\n")
-    tmp.replace(path)
-    return key
 
 
 def allowed_keys(settings: Settings) -> dict[str, str]:

@@ -13,6 +13,7 @@ import datetime as dt
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
@@ -121,3 +122,9 @@ def snapshot_connection(export_dir: Path) -> duckdb.DuckDBPyConnection:
         path = (snapshot / f"{view}.parquet").as_posix().replace("'", "''")
         con.execute(f"CREATE VIEW {view} AS SELECT * FROM read_parquet('{path}')")
     return con
+
+
+def query_rows(con: duckdb.DuckDBPyConnection, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """An analyst's query on the snapshot: its column names and rows."""
+    result = con.execute(sql)
+    return [d[0] for d in result.description or []], result.fetchall()

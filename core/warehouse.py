@@ -13,7 +13,7 @@ import duckdb
 import polars as pl
 import pyarrow as pa
 
-from core.analytics import create_views
+from core.analytics import create_views, write_snapshot
 from core.ids import canonical_json
 from core.pool import POOL_SCHEMA, near_duplicate_group, question_family
 from core.records import Attempt, Paper, Question
@@ -475,6 +475,36 @@ class Warehouse:
         return rows[0][0]
 
     # -- stats ----------------------------------------------------------------------------
+    def withdrawals(self) -> list[tuple[str, str, dt.datetime]]:
+        """Every withdrawn question: its id, the reason and when."""
+        rows = self.con.execute(
+            "SELECT question_id, reason, withdrawn_at FROM withdrawals"
+        ).fetchall()
+        return [(i, r, t) for i, r, t in rows]
+
+    def verdict_counts(self, since: dt.datetime | None = None) -> list[tuple[str, str, str, int]]:
+        """Attempts per generator, verdict and rejection kind (the reason before its colon),
+        since a moment or ever."""
+        rows = self.con.execute(
+            "SELECT generator, verdict, coalesce(split_part(rejection_reason, ':', 1), ''), "
+            "count(*) FROM attempts WHERE ?::TIMESTAMPTZ IS NULL OR created_at >= ? "
+            "GROUP BY ALL ORDER BY ALL",
+            [since, since],
+        ).fetchall()
+        return [(g, v, r, int(n)) for g, v, r, n in rows]
+
+    def coverage(self) -> list[tuple[str, str, str, int, int]]:
+        """Servable and never-used questions per subject, unit and difficulty."""
+        rows = self.con.execute(
+            "SELECT subject, unit_id, difficulty, servable, never_used FROM analytics.coverage "
+            "ORDER BY ALL"
+        ).fetchall()
+        return [(s, u, d, int(n), int(f)) for s, u, d, n, f in rows]
+
+    def write_snapshot(self, directory: Path) -> Path:
+        """The analysts' Parquet copy of every view (core.analytics)."""
+        return write_snapshot(self.con, directory)
+
     def count(self, table: str) -> int:
         if table not in {"questions", "attempts", "papers", "paper_items", "withdrawals"}:
             raise ValueError(f"unknown table {table!r}")

@@ -3,29 +3,27 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import errno
+import io
 import json
 import logging
 import os
 import signal
 import sys
 import time
-from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import ValidationError
 
 from core.clock import exam_today, parse_exam_date
 from core.runlock import RunLockedError, run_lock
 from core.settings import Settings
+from flows.cli_pool import cell_line, cmd_pool
 
 if TYPE_CHECKING:  # the commands import what they use when they run: start-up stays fast
-    from core.warehouse import Warehouse
-    from pipeline.compose import Services
-    from pipeline.fill.engine import CellReport
+    pass
 
 
 def prefect_environment(settings: Settings) -> dict[str, str]:
@@ -197,13 +195,13 @@ def _cmd_serve(settings: Settings, args: argparse.Namespace) -> int:
 def _cmd_warehouse(settings: Settings, args: argparse.Namespace) -> int:
     import duckdb
 
-    from core.analytics import snapshot_connection, write_snapshot
+    from core.analytics import query_rows, snapshot_connection
     from core.warehouse import open_warehouse
 
     if args.warehouse_command == "snapshot":
         try:
             with open_warehouse(settings.warehouse_path) as wh:
-                path = write_snapshot(wh.con, settings.warehouse_export_dir)
+                path = wh.write_snapshot(settings.warehouse_export_dir)
         except duckdb.IOException as exc:
             raise ValueError(f"the warehouse is busy (a nightly run?); retry later: {exc}") from exc
         print(f"snapshot written to {path}")
@@ -213,11 +211,9 @@ def _cmd_warehouse(settings: Settings, args: argparse.Namespace) -> int:
     except FileNotFoundError as exc:
         raise ValueError(str(exc)) from exc
     try:
-        result = con.execute(args.sql)
+        names, rows = query_rows(con, args.sql)
     except duckdb.Error as exc:
         raise ValueError(f"query failed: {exc}") from exc
-    names = [d[0] for d in result.description or []]
-    rows = result.fetchall()
     print("\t".join(names))
     for row in rows:
         print("\t".join("" if v is None else str(v) for v in row))
@@ -244,16 +240,16 @@ def _cmd_publish(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _cmd_api(settings: Settings, args: argparse.Namespace) -> int:
+    import polars as pl
     import uvicorn
 
-    from api_stub.app import create_app
-    from api_stub.limits import dev_api_key
-    from api_stub.runner import JobRunner, public_mirror
+    from core.keys import dev_api_key
     from core.providers import object_store
-    from pipeline.compose import build_services
+    from pipeline.serve.job_work import EMPTY_POOL, snapshot_frame
     from pipeline.serve.practice import best_served_topic
     from pipeline.serve.requests import MAX_PRACTICE_QUESTIONS
     from site_builder.documents import DAILY_POINTER_KEY
+    from site_builder.snapshot import POOL_SNAPSHOT_KEY
 
     host = args.host or settings.api_host
     port = args.port or settings.api_port
@@ -274,15 +270,14 @@ def _cmd_api(settings: Settings, args: argparse.Namespace) -> int:
     print(f"  {base}/api/v1/syllabus")
     print(f"  {base}/api/v1/openapi.json")
     print(f"  {base}/healthz")
-    services = dataclasses.replace(build_services(settings), store=store)
-    # Started with the app: resumes jobs an earlier worker left.
-    runner = JobRunner(services, mirror=public_mirror(settings, store))
     if settings.api_keys:
         print(f"Dynamic endpoints take one of the {len(settings.api_keys)} QFORGE_API_KEYS.")
     else:
         key = dev_api_key(settings.dev_api_key_path)
         print(f"Development API key (no QFORGE_API_KEYS set): {key}")
-        topic, difficulty, served = best_served_topic(runner.pool.frame())
+        snapshot = store.get(POOL_SNAPSHOT_KEY)
+        frame = snapshot_frame(pl.read_parquet(io.BytesIO(snapshot))) if snapshot else EMPTY_POOL
+        topic, difficulty, served = best_served_topic(frame)
         count = max(1, min(served, MAX_PRACTICE_QUESTIONS))
         body = json.dumps(
             {"topic_id": topic, "question_count": count, "difficulty": difficulty.value}
@@ -291,18 +286,18 @@ def _cmd_api(settings: Settings, args: argparse.Namespace) -> int:
             f"  curl -H 'Authorization: Bearer {key}' -H 'Content-Type: application/json' "
             f"-d '{body}' {base}/api/v1/practice/generate"
         )
-    if settings.api_workers > 1:  # each process builds its own app from the environment
+    if settings.api_workers > 1:
         print(f"{settings.api_workers} worker processes; jobs and quotas are shared in the store")
-        uvicorn.run(
-            "api_stub.main:app_factory",
-            factory=True,
-            workers=settings.api_workers,
-            host=host,
-            port=port,
-            log_level="info",
-        )
-        return 0
-    uvicorn.run(create_app(settings, store, runner=runner), host=host, port=port, log_level="info")
+    # The worker is named, not imported: each process builds its app from the environment
+    # (api_stub.main), and the shells never import each other.
+    uvicorn.run(
+        "api_stub.main:app_factory",
+        factory=True,
+        workers=settings.api_workers,
+        host=host,
+        port=port,
+        log_level="info",
+    )
     return 0
 
 
@@ -381,134 +376,6 @@ def _cmd_kb(settings: Settings, args: argparse.Namespace) -> int:
     raise AssertionError(args.kb_command)
 
 
-def _cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from core.records import Difficulty, Subject
-    from core.warehouse import open_warehouse
-    from pipeline.compose import build_services, own_duplicate_gate, reference_screens
-    from pipeline.fill.pool import fill_pool, pool_deficits, unit_deficits
-
-    services = build_services(settings)
-    subjects = [Subject(args.subject)] if args.subject else list(Subject)
-    needs = {(s, d): args.per_cell for s in subjects for d in Difficulty}
-    units = {
-        s: sorted(
-            {t.unit_id for t in services.syllabus.live_topics(s)},
-            key=services.syllabus.unit_order().__getitem__,
-        )
-        for s in subjects
-    }
-    started = time.perf_counter()
-    with open_warehouse(settings.warehouse_path) as wh:
-        deficits: Mapping[tuple[Any, ...], int] = (
-            unit_deficits(wh.pool(), units, args.per_cell)
-            if args.per_unit
-            else pool_deficits(wh.pool(), needs)
-        )
-        total = sum(deficits.values())
-        if args.batch or settings.llm_batch:  # open batches advance even when nothing is short
-            return _pool_fill_batch(settings, services, wh, deficits)
-        if not total:
-            print(f"every cell already holds {args.per_cell} unused questions")
-            return 0
-        gate = own_duplicate_gate(settings, wh.questions())
-        columns = (
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-        )
-        with Progress(*columns, transient=False) as bar:
-            task = bar.add_task("verified questions", total=total)
-            # Counted per cell filled: with --per-unit, a unit's cell must not overwrite another's.
-            done: dict[tuple[str, str, str], int] = {}
-
-            def advance(report: CellReport) -> None:
-                key = (report.subject.value, report.unit_id or "", report.difficulty.value)
-                bar.update(
-                    task,
-                    advance=report.accepted - done.get(key, 0),
-                    description="/".join(k for k in key if k),
-                )
-                done[key] = report.accepted
-
-            reports = fill_pool(
-                wh,
-                services.drafter,
-                services.solver,
-                deficits,
-                settings.max_attempts_per_question,
-                on_progress=advance,
-                screens=[*reference_screens(settings), gate.screen],
-                on_accept=lambda q: gate.add([q]),
-                concurrency=services.concurrency,
-            )
-        rows = wh.con.execute(
-            "SELECT generator, verdict, count(*) FROM attempts GROUP BY ALL ORDER BY ALL"
-        ).fetchall()
-    elapsed = time.perf_counter() - started
-    accepted = sum(r.accepted for r in reports)
-    print(f"{accepted} questions verified in {elapsed:.1f} s ({accepted / elapsed:.0f}/s)")
-    for r in reports:
-        print("  " + cell_line(r))
-    refused = sum((r.refused for r in reports), Counter[str]())
-    if refused:
-        print(f"drafts refused before any solve: {refused.total()} ({_tally(refused)})")
-    print("all attempts so far, per generator:")
-    for generator, verdict, n in rows:
-        print(f"  {generator:20} {verdict:9} {n}")
-    stopped = {r.stopped for r in reports if r.stopped}
-    if accepted == 0 and (stopped or any(k.startswith("transport") for k in refused)):
-        why = ", ".join(sorted(stopped)) or "every draft call failed"
-        print(f"qforge pool fill: nothing stored: the provider failed ({why})", file=sys.stderr)
-        return 1
-    return 0
-
-
-def _tally(counts: Counter[str]) -> str:
-    """`reason ×n, …`, commonest first."""
-    return ", ".join(f"{k} ×{v}" for k, v in counts.most_common())
-
-
-def cell_line(r: CellReport) -> str:
-    """One cell of a fill: what it stored, what the solver or screens rejected and the drafter
-    refused (by reason), and why it stopped short if it did."""
-    reasons = ", ".join(f"{k} ×{v}" for k, v in r.reasons.items()) or "none"
-    cell = f"{r.subject.value:9} {r.unit_id or '':8} {r.difficulty.value:6}"
-    line = f"{cell} +{r.accepted}/{r.needed} rejected {r.rejected} ({reasons})"
-    if r.refused:
-        line += f" refused {r.refused.total()} ({_tally(r.refused)})"
-    if r.stopped:
-        line += f"  [drafting stopped: {r.stopped}]"
-    elif r.exhausted:
-        line += "  [generators exhausted]"
-    return line
-
-
-def _pool_fill_batch(
-    settings: Settings, services: Services, wh: Warehouse, deficits: Mapping[tuple[Any, ...], int]
-) -> int:
-    """One step of the Batch API fill, then what is still pending and what finished."""
-    from pipeline.compose import own_duplicate_gate, reference_screens
-    from pipeline.fill.batch import batch_fill, report_lines
-
-    gate = own_duplicate_gate(settings, wh.questions())
-    report = batch_fill(
-        services,
-        wh,
-        deficits,
-        screens=[*reference_screens(settings), gate.screen],
-        on_accept=lambda q: gate.add([q]),
-    )
-
-    for line in report_lines(report):
-        print(line)
-    if report.pending:
-        print("run `qforge pool fill --batch` again later: batches finish within 24 h")
-    return 1 if report.errors else 0
-
-
 COMMANDS = {
     "nightly": _cmd_nightly,
     "api": _cmd_api,
@@ -517,7 +384,7 @@ COMMANDS = {
     "publish": _cmd_publish,
     "stats": _cmd_stats,
     "kb": _cmd_kb,
-    "pool": _cmd_pool,
+    "pool": cmd_pool,
 }
 
 

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import polars as pl
 
-from core.analytics import write_snapshot
 from core.pool import UnitCell
 from core.records import OUTBOX_PREFIX, OutboxEntry, Paper
 from core.settings import Settings
@@ -27,13 +26,7 @@ from pipeline.assemble.assembly import (
     daily_exam_id,
     daily_request,
 )
-from pipeline.compose import (
-    Services,
-    build_ingestor,
-    build_knowledge_store,
-    own_duplicate_gate,
-    reference_screens,
-)
+from pipeline.compose import Services, build_ingestor, build_knowledge_store, duplicate_screens
 from pipeline.fill.batch import BatchFillReport, batch_fill
 from pipeline.fill.engine import CellReport
 from pipeline.fill.pool import Resume, fill_pool
@@ -41,7 +34,7 @@ from pipeline.fill.rounds import fill_until_assembled
 from pipeline.generate.drafter import Drafter
 from pipeline.serve.outbox import OutboxProblem, outbox_entry
 from pipeline.verify.gate import Solver
-from site_builder.documents import paper_document
+from site_builder.documents import WithdrawalRow, paper_document
 from site_builder.export import (
     ExportReport,
     export_daily_paper,
@@ -183,8 +176,7 @@ def fill_pool_step(services: Services, date: dt.date) -> FillSummary:
         start = wh.attempt_counts(since)
         earlier = wh.attempt_outcomes_since(since)
         taken: set[str] = set()  # drafts this fill has taken so far (replayed or new)
-        gate = own_duplicate_gate(s, wh.questions())
-        screens = [*reference_screens(s), gate.screen]
+        screens, on_accept = duplicate_screens(s, wh.questions())
 
         def generating(
             drafter: Drafter, solver: Solver, concurrency: int, made: list[CellReport]
@@ -203,7 +195,7 @@ def fill_pool_step(services: Services, date: dt.date) -> FillSummary:
                     max_attempts_per_question=s.max_attempts_per_question,
                     on_progress=_log_cell,
                     screens=screens,
-                    on_accept=lambda q: gate.add([q]),
+                    on_accept=on_accept,
                     concurrency=concurrency,
                     resume=resume,
                 )
@@ -284,9 +276,7 @@ def export_step(services: Services, paper: Paper) -> ExportReport:
                     log.info("export: %d of %d new question files written", n, len(fresh_ids))
 
         write_rendered_files(store, files(), exported)
-        withdrawals = wh.con.execute(
-            "SELECT question_id, reason, withdrawn_at FROM withdrawals"
-        ).fetchall()
+        withdrawals = wh.withdrawals()
     # Recorded before the paper, so the paper's export finds them and renders none again.
     record_exported(store, exported)
     report = export_daily_paper(store, paper, paper_questions, paper_questions)
@@ -299,7 +289,7 @@ def export_step(services: Services, paper: Paper) -> ExportReport:
     documents = static_documents(
         services.syllabus,
         exported_daily_dates(store),
-        [{"question_id": i, "reason": r, "withdrawn_at": t} for i, r, t in withdrawals],
+        [WithdrawalRow(question_id=i, reason=r, withdrawn_at=t) for i, r, t in withdrawals],
     )
     for key, data in documents.items():  # lists that change; the pointer still comes last
         if store.get(key) != data:
@@ -362,7 +352,7 @@ def snapshot_step(services: Services) -> int:
     s = services.settings
     with open_warehouse(s.warehouse_path) as wh:
         data = pool_snapshot(wh.pool(), wh.question_records())
-        write_snapshot(wh.con, s.warehouse_export_dir)
+        wh.write_snapshot(s.warehouse_export_dir)
     services.store.put(POOL_SNAPSHOT_KEY, data)  # one atomic put: the worker sees old or new
     log.info("snapshot: pool %d bytes; warehouse views in %s", len(data), s.warehouse_export_dir)
     return len(data)
@@ -371,16 +361,7 @@ def snapshot_step(services: Services) -> int:
 def run_facts(settings: Settings, since: dt.datetime) -> tuple[list[AttemptRow], list[CoverageRow]]:
     """Attempts since a moment (per generator, verdict, reason) and pool coverage, for reports."""
     with open_warehouse(settings.warehouse_path) as wh:
-        attempts = wh.con.execute(
-            "SELECT generator, verdict, coalesce(split_part(rejection_reason, ':', 1), ''), "
-            "count(*) FROM attempts WHERE created_at >= ? GROUP BY ALL ORDER BY ALL",
-            [since],
-        ).fetchall()
-        coverage = wh.con.execute(
-            "SELECT subject, unit_id, difficulty, servable, never_used FROM analytics.coverage "
-            "ORDER BY ALL"
-        ).fetchall()
-    return attempts, coverage
+        return wh.verdict_counts(since), wh.coverage()
 
 
 def batch_fill_step(services: Services, date: dt.date) -> BatchFillReport | None:
@@ -391,11 +372,5 @@ def batch_fill_step(services: Services, date: dt.date) -> BatchFillReport | None
     with open_warehouse(s.warehouse_path) as wh:
         outcome = _daily_outcome(services, wh, date)
         cells = dict(outcome.cells) if isinstance(outcome, Shortfall) else {}
-        gate = own_duplicate_gate(s, wh.questions())
-        return batch_fill(
-            services,
-            wh,
-            cells,
-            screens=[*reference_screens(s), gate.screen],
-            on_accept=lambda q: gate.add([q]),
-        )
+        screens, on_accept = duplicate_screens(s, wh.questions())
+        return batch_fill(services, wh, cells, screens=screens, on_accept=on_accept)

@@ -30,7 +30,7 @@ from pipeline.verify.solver import OfflineSolver
 if TYPE_CHECKING:  # LanceDB, jinja2 and pint load only where used (the worker needs none)
     from kb.ingest.run import Ingestor
     from kb.store import KnowledgeStore
-    from pipeline.llm.draft import ContextSource
+    from pipeline.llm.context import ContextSource
 
 
 @dataclass(frozen=True)
@@ -125,7 +125,7 @@ def _context_source(settings: Settings, kb: KnowledgeBase) -> ContextSource:
     Decided when the services are built: on a first nightly the store is filled by its ingest
     step after that, so that one night drafts from the bundled knowledge base.
     """
-    from pipeline.llm.draft import BundledContext, StoreContext
+    from pipeline.llm.context import BundledContext, StoreContext
 
     if not Path(settings.lancedb_uri).exists():
         return BundledContext(kb)
@@ -245,3 +245,12 @@ def reference_screens(settings: Settings) -> list[Callable[[Draft], str | None]]
         return f"near_duplicate_reference: {hits[0].id} ({hits[0].score:.3f})" if hits else None
 
     return [near_reference]
+
+
+def duplicate_screens(
+    settings: Settings, stored: Iterable[Question]
+) -> tuple[list[Callable[[Draft], str | None]], Callable[[Question], None]]:
+    """What every fill screens drafts with before the solver (past-paper references, then our
+    own stored questions), and what teaches the own-duplicate screen each new question."""
+    gate = own_duplicate_gate(settings, stored)
+    return [*reference_screens(settings), gate.screen], lambda q: gate.add([q])

@@ -17,7 +17,8 @@ from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
 from pipeline.compose import build_ingestor, build_knowledge_store, build_services
 from pipeline.fill.pool import fill_pool
-from pipeline.llm.draft import BundledContext, OpenAIDrafter, StoreContext
+from pipeline.llm.context import BundledContext, StoreContext
+from pipeline.llm.draft import OpenAIDrafter
 from tests.fake_openai import FakeModel, serving
 
 FIGURE_TOPIC = "phy-motion-graphs"  # a bundled chunk with a figure

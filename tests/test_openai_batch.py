@@ -50,7 +50,8 @@ from pipeline.llm.batch import (
     record_key,
     solve_lines,
 )
-from pipeline.llm.draft import BundledContext, DraftRequest, OpenAIDrafter, draft_messages
+from pipeline.llm.context import BundledContext
+from pipeline.llm.draft import DraftRequest, OpenAIDrafter, draft_messages
 from pipeline.llm.solve import IDENTITY, shuffled_order, view_id
 from pipeline.verify.gate import solver_view
 from tests.fake_openai import chat_completion

@@ -34,17 +34,10 @@ from kb.references import ReferenceQuestion
 from kb.syllabus import Syllabus, Topic
 from pipeline.compose import build_services
 from pipeline.fill.pool import fill_pool
-from pipeline.llm.draft import (
-    BundledContext,
-    ContextItem,
-    DraftRequest,
-    OpenAIDrafter,
-    Reason,
-    Rejection,
-    draft_messages,
-    numerical_problem,
-    parse_draft,
-)
+from pipeline.llm.context import BundledContext, ContextItem
+from pipeline.llm.draft import DraftRequest, OpenAIDrafter, draft_messages, parse_draft
+from pipeline.llm.numeric_key import numerical_problem
+from pipeline.llm.rejections import Reason, Rejection
 from pipeline.llm.solve import (
     DERANGEMENTS,
     IDENTITY,

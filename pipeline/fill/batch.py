@@ -60,7 +60,8 @@ from pipeline.llm.batch import (
     rejection_name,
     solve_lines,
 )
-from pipeline.llm.draft import DraftRequest, OpenAIDrafter, Rejection
+from pipeline.llm.draft import DraftRequest, OpenAIDrafter
+from pipeline.llm.rejections import Rejection
 from pipeline.llm.solve import OpenAISolver
 from pipeline.llm.usage import UsageLedger, transport_outcome
 from pipeline.verify.gate import Screen, screen_refusal, screened_out, unanswered

@@ -25,14 +25,8 @@ from pydantic import BaseModel, ConfigDict
 
 from core.ids import digest, question_id
 from core.records import Draft, SolverAnswer
-from pipeline.llm.draft import (
-    DraftReply,
-    DraftRequest,
-    Reason,
-    Rejection,
-    draft_messages,
-    parse_draft,
-)
+from pipeline.llm.draft import DraftReply, DraftRequest, draft_messages, parse_draft
+from pipeline.llm.rejections import Reason, Rejection
 from pipeline.llm.solve import (
     SolveReply,
     parse_solve,

@@ -13,18 +13,15 @@ import json
 import re
 import threading
 from collections import Counter
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any
 
 import jinja2
-import pint
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from core.ids import digest
 from core.records import (
     OPTION_KEYS,
     Difficulty,
@@ -37,20 +34,16 @@ from core.records import (
     keyed_options,
 )
 from core.render import live_markup, markdown_html
-from kb.knowledge import Chunk, KnowledgeBase
 from kb.references import ReferenceQuestion
 from kb.syllabus import Syllabus, Topic
+from pipeline.llm.context import ContextItem, ContextSource
+from pipeline.llm.numeric_key import numerical_problem
+from pipeline.llm.rejections import Reason, Rejection
 from pipeline.llm.usage import CallRecord, ModelReply, TokenBudget, UsageLedger, structured_call
-from pipeline.quantities.expressions import UnsafeExpressionError, safe_eval
-from pipeline.quantities.numbers import number_and_unit
-from pipeline.quantities.units import pint_expression, registry
 
 PROMPT = "draft_question.j2"
 GENERATOR_PREFIX = "openai:"
 TEMPLATE_PREFIX = "llm:"
-# A numerical option matches the answer within this relative tolerance, or within the rounding
-# of its printed digits (24.5 stands for 24.45 ≤ x < 24.55), whichever is wider.
-NUMERIC_REL_TOL = 1e-3
 
 # What the drafter asks for, per subject (every difficulty).
 DRAFT_FORMATS: Mapping[Subject, tuple[QuestionFormat, ...]] = {
@@ -69,147 +62,7 @@ DRAFT_FORMATS: Mapping[Subject, tuple[QuestionFormat, ...]] = {
 }
 
 
-# -- what the model sees ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ContextItem:
-    """A piece of retrieved context the model may cite by id: a theory chunk or a figure."""
-
-    context_id: str
-    kind: Literal["chunk", "figure"]
-    title: str
-    text: str
-
-
-class ContextSource(Protocol):
-    """Retrieval for the draft step: a topic's context and its style examples."""
-
-    def context(self, topic: Topic) -> tuple[ContextItem, ...]: ...
-
-    def examples(self, topic: Topic) -> tuple[ReferenceQuestion, ...]: ...
-
-
-_IMAGE = re.compile(r'!\[(?P<alt>[^\]]*)\]\((?P<path>[^)\s]+)(?:\s+"(?P<title>[^"]*)")?\)')
-
-
-def figure_id_of(path: str) -> str:
-    """The id of a bundled figure from its path in a chunk: `../figures/x.svg` → `fig-x`."""
-    return "fig-" + Path(path).stem
-
-
-def chunk_context(chunk: Chunk) -> tuple[ContextItem, ...]:
-    """A chunk as context, its Markdown images replaced by `[figure <id>]` and listed after it."""
-    figures: list[ContextItem] = []
-
-    def cite(m: re.Match[str]) -> str:
-        fid = figure_id_of(m.group("path"))
-        caption = (m.group("title") or m.group("alt") or "").strip()
-        figures.append(ContextItem(fid, "figure", caption, m.group("alt").strip()))
-        return f"[figure {fid}]"
-
-    text = _IMAGE.sub(cite, chunk.text)
-    return (ContextItem(chunk.chunk_id, "chunk", chunk.title, text), *figures)
-
-
-@dataclass(frozen=True)
-class BundledContext:
-    """Context from the bundled knowledge base: the topic's chunks (with their figures), and
-    style examples from the reference questions of its subject (none bundled; imported ones)."""
-
-    kb: KnowledgeBase
-    references: tuple[ReferenceQuestion, ...] = ()
-    max_chunks: int = 3
-    max_examples: int = 3
-
-    @cached_property
-    def _chunks_by_topic(self) -> dict[str | None, list[Chunk]]:
-        by_topic: dict[str | None, list[Chunk]] = {}
-        for chunk in sorted(self.kb.chunks.values(), key=lambda c: c.chunk_id):
-            by_topic.setdefault(chunk.topic_id, []).append(chunk)
-        return by_topic
-
-    def context(self, topic: Topic) -> tuple[ContextItem, ...]:
-        chunks = self._chunks_by_topic.get(topic.topic_id, [])
-        return tuple(item for c in chunks[: self.max_chunks] for item in chunk_context(c))
-
-    def examples(self, topic: Topic) -> tuple[ReferenceQuestion, ...]:
-        same_subject = [
-            r for r in self.references if r.subject.lower() == topic.subject.value.lower()
-        ]
-        if not same_subject:
-            return ()
-        names = {topic.name.lower(), topic.topic_id.lower(), topic.chapter_name.lower()}
-        # Questions of the topic first; each topic starts at its own place in the rest.
-        turn = int(digest(topic.topic_id, 8), 16) % len(same_subject)
-        rotated = same_subject[turn:] + same_subject[:turn]
-        ranked = sorted(rotated, key=lambda r: r.topic.lower() not in names)
-        return tuple(ranked[: self.max_examples])
-
-
-class SearchHit(Protocol):
-    """What the context source reads of a knowledge-store hit (kb.store.Hit)."""
-
-    @property
-    def id(self) -> str: ...
-
-    @property
-    def text(self) -> str: ...
-
-    @property
-    def where(self) -> str: ...
-
-
-class ContextSearch(Protocol):
-    """The knowledge store's retrieval (kb.store.KnowledgeStore.search), as the drafter uses it."""
-
-    def search(
-        self,
-        kind: Literal["chunks", "figures", "references", "questions"],
-        text: str,
-        k: int = 5,
-        mode: Literal["fts", "vector", "hybrid"] = "hybrid",
-        filters: Mapping[str, str | None] | None = None,
-    ) -> Sequence[SearchHit]: ...
-
-
-@dataclass
-class StoreContext:
-    """Context from the knowledge store: the topic's best chunks and captioned figures by hybrid
-    retrieval (full text and vectors fused) on the topic's name and chapter, so books ingested
-    with `qforge kb ingest` ground the drafts too. A topic the store holds nothing for gets the
-    `fallback`'s context (the bundled knowledge base); style examples come from it as well.
-
-    Each topic is searched once per run (its context is then the same for every request, which
-    keeps prompts, and so provider caches and reruns, stable). Only the pool fill's calling
-    thread asks, so the store is never searched from two threads at once.
-    """
-
-    store: ContextSearch
-    fallback: ContextSource
-    max_chunks: int = 3
-    max_figures: int = 2
-    _found: dict[str, tuple[ContextItem, ...]] = field(default_factory=dict, repr=False)
-
-    def context(self, topic: Topic) -> tuple[ContextItem, ...]:
-        if topic.topic_id not in self._found:
-            self._found[topic.topic_id] = self._search(topic) or self.fallback.context(topic)
-        return self._found[topic.topic_id]
-
-    def _search(self, topic: Topic) -> tuple[ContextItem, ...]:
-        query = f"{topic.name}. {topic.chapter_name}"
-        only = {"topic_id": topic.topic_id}
-        chunks = self.store.search("chunks", query, k=self.max_chunks, filters=only)
-        if not chunks:
-            return ()
-        figures = self.store.search("figures", query, k=self.max_figures, filters=only)
-        return (
-            *(ContextItem(h.id, "chunk", h.where, _IMAGE.sub(r"\g<alt>", h.text)) for h in chunks),
-            *(ContextItem(h.id, "figure", h.text, h.text) for h in figures),
-        )
-
-    def examples(self, topic: Topic) -> tuple[ReferenceQuestion, ...]:
-        return self.fallback.examples(topic)
+# -- what the model is asked ------------------------------------------------------------------
 
 
 def request_cell(topic_id: str, difficulty: Difficulty, question_format: QuestionFormat) -> str:
@@ -291,43 +144,6 @@ class DraftReply(BaseModel):
         default=None, description="Numericals: an arithmetic expression for the key's value"
     )
     answer_unit: str | None = Field(default=None, description="Numericals: unit of that value")
-
-
-class Reason(StrEnum):
-    """Why a draft reply was refused before any solver saw it."""
-
-    EMPTY_REPLY = "empty_reply"
-    REFUSAL = "refusal"
-    TRUNCATED = "truncated"
-    CONTENT_FILTER = "content_filter"
-    INVALID_JSON = "invalid_json"
-    SCHEMA_VIOLATION = "schema_violation"
-    EMPTY_TEXT = "empty_text"
-    NOT_FOUR_OPTIONS = "not_four_options"
-    DUPLICATE_OPTIONS = "duplicate_options"
-    KEY_NOT_AN_OPTION = "key_not_an_option"
-    HTML_IN_MARKDOWN = "html_in_markdown"
-    MATH_DOES_NOT_PARSE = "math_does_not_parse"
-    UNKNOWN_CONTEXT_IDS = "unknown_context_ids"
-    UNGROUNDED = "ungrounded"
-    UNKNOWN_FIGURE = "unknown_figure"
-    NUMERICAL_WITHOUT_EXPRESSION = "numerical_without_expression"
-    UNSAFE_EXPRESSION = "unsafe_expression"
-    UNREADABLE_UNIT = "unreadable_unit"
-    OPTION_WITHOUT_NUMBER = "option_without_number"
-    EXPRESSION_DISAGREES_WITH_KEY = "expression_disagrees_with_key"
-    DISTRACTOR_MATCHES_EXPRESSION = "distractor_matches_expression"
-    UNCHECKABLE_NUMBERS = "uncheckable_numbers"
-    # Transport outcomes (no reply to parse) are recorded under `transport` by the drafter.
-    TRANSPORT = "transport"
-
-
-@dataclass(frozen=True)
-class Rejection:
-    """A draft reply refused with a named reason, and what exactly was wrong."""
-
-    reason: Reason
-    detail: str = ""
 
 
 _MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.DOTALL)
@@ -477,112 +293,6 @@ def parse_draft(
         params=(("variant", str(request.variant)),),
     )
     return Draft(content=content, provenance=provenance)
-
-
-# -- numericals: the key must be what the answer expression computes --------------------------
-
-_MATH_SEGMENT = re.compile(r"\$([^$]+)\$")
-_MANTISSA = re.compile(r"\d+(?:\.(?P<frac>\d+))?(?:\s*\\times\s*10\^\{?(?P<exp>[-−]?\d+)\}?)?")
-
-
-def _quantity_unit(unit: str) -> Any:
-    """A pint unit from a plain (`m/s`) or TeX (`\\mathrm{m\\,s^{-1}}`) spelling."""
-    ureg = registry()
-    text = unit.strip().strip("$").strip()
-    if not text:
-        return ureg.dimensionless
-    for candidate in (text, pint_expression(text)):
-        try:
-            return ureg.Quantity(1.0, candidate).units
-        except (pint.errors.PintError, AttributeError, TypeError, ValueError, SyntaxError):
-            continue
-    raise ValueError(f"cannot read unit {unit!r}")
-
-
-def _printed_half_step(option: str) -> float:
-    """Half the step of the option's last printed digit (0.05 for 24.5, 5e-6 for 2.5×10^{-4})."""
-    segment = next(iter(_MATH_SEGMENT.findall(option)), option)
-    m = _MANTISSA.search(segment)
-    if m is None:
-        return 0.0
-    decimals = len(m.group("frac") or "")
-    exponent = int((m.group("exp") or "0").replace("−", "-"))
-    return 0.5 * 10.0 ** (exponent - decimals)
-
-
-class OptionWithoutNumberError(ValueError):
-    """A numerical option in which no number can be read."""
-
-
-def option_reading(option: str, answer_unit: Any) -> tuple[float, float] | None:
-    """The option's number in the answer's unit, and half its printed step in that unit.
-
-    None when the option's unit measures something else; OptionWithoutNumberError when it shows
-    no number, ValueError when its unit cannot be read. An option printed without a unit is
-    taken to be in the answer's unit.
-    """
-    read = number_and_unit(option)
-    if read is None:
-        raise OptionWithoutNumberError(f"no number in option {option!r}")
-    number, unit_tex = read
-    half_step = _printed_half_step(option)
-    if not unit_tex:
-        return number, half_step
-    unit = _quantity_unit(unit_tex)
-
-    def converted(x: float) -> float:  # offset units (°C → K) convert values, not factors
-        return float(registry().Quantity(x, unit).to(answer_unit).magnitude)
-
-    try:
-        value = converted(number)
-    except pint.errors.DimensionalityError:
-        return None
-    return value, abs(converted(number + half_step) - value)
-
-
-def numerical_problem(
-    expression: str, unit: str, options: Sequence[str], key_index: int
-) -> Rejection | None:
-    """Whether the keyed option, and only it, is the value the expression computes."""
-    # The model's text goes through pint and the number reader, which raise more than
-    # ValueError on odd input (10^400 overflows, a unit of `1/0` divides by zero); any such
-    # failure means the numbers cannot be checked, and the draft is refused, never the batch.
-    try:
-        return _numerical_problem(expression, unit, options, key_index)
-    except Exception as exc:
-        return Rejection(Reason.UNCHECKABLE_NUMBERS, f"{type(exc).__name__}: {exc}"[:200])
-
-
-def _numerical_problem(
-    expression: str, unit: str, options: Sequence[str], key_index: int
-) -> Rejection | None:
-    try:
-        value = safe_eval(expression)
-    except UnsafeExpressionError as exc:
-        return Rejection(Reason.UNSAFE_EXPRESSION, f"{expression[:80]!r}: {exc}")
-    try:
-        answer_unit = _quantity_unit(unit)
-        readings = [option_reading(option, answer_unit) for option in options]
-    except OptionWithoutNumberError as exc:
-        return Rejection(Reason.OPTION_WITHOUT_NUMBER, str(exc))
-    except ValueError as exc:
-        return Rejection(Reason.UNREADABLE_UNIT, str(exc))
-    matches = [
-        i
-        for i, reading in enumerate(readings)
-        if reading is not None
-        and abs(value - reading[0])
-        <= max(NUMERIC_REL_TOL * abs(reading[0]), reading[1] * (1 + 1e-9))
-    ]
-    if key_index not in matches:
-        return Rejection(
-            Reason.EXPRESSION_DISAGREES_WITH_KEY,
-            f"{expression[:80]} = {value:.4g} {unit}, key {options[key_index]!r}",
-        )
-    if len(matches) > 1:
-        others = [options[i] for i in matches if i != key_index]
-        return Rejection(Reason.DISTRACTOR_MATCHES_EXPRESSION, f"{value:.4g} {unit}: {others}")
-    return None
 
 
 # -- the provider -----------------------------------------------------------------------------

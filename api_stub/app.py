@@ -1,7 +1,8 @@
 """HTTP routes of the worker: the dynamic endpoints, and the static tree served as a CDN would.
 
-Only mapping lives here: bodies to `pipeline.serve.requests`, jobs to `api_stub.runner`, keys and
-limits to `api_stub.limits`, and every failure to the one error body of DESIGN.md.
+Only mapping lives here: bodies to `pipeline.serve.requests` (checked by the models of
+`site_builder.contract`), jobs to `api_stub.runner`, keys and limits to `api_stub.limits`, and
+every failure to the one error body of DESIGN.md (`site_builder.contract.Error`).
 """
 
 from __future__ import annotations

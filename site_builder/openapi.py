@@ -1,23 +1,22 @@
 """The OpenAPI 3.1 document of the whole API (static tree and worker), and the static documents.
 
-Field names and types follow SPEC.md exactly; objects are closed (`additionalProperties: false`)
-and name the additive fields DESIGN.md allows. Request schemas carry the validation rules the
-worker enforces, so it can validate bodies against them (`standalone_schema`).
+The component schemas are generated from the models of `site_builder.contract`, the bodies the
+worker validates with; this module adds the paths: which body each path takes and gives, with
+its status codes and headers.
 """
 
 from __future__ import annotations
 
-import copy
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from core.records import OPTION_KEYS, Difficulty, Subject
+from pydantic.json_schema import GenerateJsonSchema, models_json_schema
+from pydantic_core import CoreSchema
+
 from kb.syllabus import Syllabus
-from pipeline.serve.requests import EXAM_TYPES, MAX_PRACTICE_QUESTIONS
+from site_builder.contract import COMPONENTS
 from site_builder.documents import (
     API_PREFIX,
-    DAILY_EXAM_ID_PATTERN,
     DATE_PATTERN,
     EXAM_ID_PATTERN,
     JOB_ID_PATTERN,
@@ -40,8 +39,6 @@ Schema = dict[str, Any]
 
 API_VERSION = "1.0.0"
 SCHEMAS_REF = "#/components/schemas/"
-JOB_STATUSES = ("PROCESSING", "COMPLETED", "FAILED")
-JOB_KINDS = ("practice", "exam")
 
 # Suggested Cache-Control per path (the worker and the CDN): files that never change are
 # immutable, the lists, syllabus and this document keep a short max-age (`short_lived_keys`),
@@ -62,426 +59,42 @@ CACHE_POLICIES: Mapping[str, str] = {
 }
 
 
-# ── Schema helpers ───────────────────────────────────────────────────────────────────────────
+# ── Component schemas ────────────────────────────────────────────────────────────────────────
+
+
+class _FieldsUntitled(GenerateJsonSchema):
+    """Pydantic's schemas without a title per field (the name again, in title case)."""
+
+    def field_title_should_be_set(self, schema: CoreSchema) -> bool:
+        return False
+
+
+# The document describing itself: an object, open (OpenAPI allows extensions everywhere).
+OPENAPI_DOCUMENT_SCHEMA: Schema = {
+    "type": "object",
+    "required": ["openapi", "info", "paths"],
+    "description": "This document.",
+}
+
+
+def component_schemas() -> dict[str, Schema]:
+    """Every component schema of the document, by name: the contract's models and the bodies
+    they refer to, and the document itself."""
+    _, schemas = models_json_schema(
+        [(model, "validation") for model in COMPONENTS],
+        ref_template=SCHEMAS_REF + "{model}",
+        schema_generator=_FieldsUntitled,
+    )
+    return {**schemas["$defs"], "OpenApiDocument": OPENAPI_DOCUMENT_SCHEMA}
+
+
+def _string(pattern: str) -> Schema:
+    return {"type": "string", "pattern": pattern}
 
 
 def _ref(name: str) -> Schema:
     """A reference to a component schema."""
     return {"$ref": SCHEMAS_REF + name}
-
-
-def _closed(
-    properties: Mapping[str, Schema], optional: Iterable[str] = (), description: str = ""
-) -> Schema:
-    """An object with exactly these properties, all required except `optional`."""
-    skip = set(optional)
-    schema: Schema = {
-        "type": "object",
-        "properties": dict(properties),
-        "required": [name for name in properties if name not in skip],
-        "additionalProperties": False,
-    }
-    return {"description": description, **schema} if description else schema
-
-
-def _string(pattern: str | None = None, **extra: Any) -> Schema:
-    """A string schema, optionally with a pattern."""
-    return {"type": "string", **({"pattern": pattern} if pattern else {}), **extra}
-
-
-def _count(minimum: int = 0) -> Schema:
-    """A non-negative (or at least `minimum`) integer."""
-    return {"type": "integer", "minimum": minimum}
-
-
-def _any_case(words: Iterable[str]) -> str:
-    """An ECMA-262 pattern matching any of the words in any letter case (no inline flags)."""
-
-    def letters(word: str) -> str:
-        if not re.fullmatch(r"[A-Za-z0-9_-]+", word):
-            raise ValueError(f"only letters, digits, _ and - are supported: {word!r}")
-        return "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else c for c in word)
-
-    return "^(" + "|".join(letters(w) for w in words) + ")$"
-
-
-def _keyed_options(item: str, key_field: str) -> Schema:
-    """Exactly four options, keyed A, B, C, D in this order."""
-    return {
-        "type": "array",
-        "prefixItems": [
-            {**_ref(item), "properties": {key_field: {"const": k}}} for k in OPTION_KEYS
-        ],
-        "items": False,
-        "minItems": len(OPTION_KEYS),
-    }
-
-
-def _with_url(schema: Schema, description: str, folder: str, id_pattern: str) -> Schema:
-    """The schema plus a required `url`: the path of its static copy, relative to the base URL."""
-    out = copy.deepcopy(schema)
-    out["properties"]["url"] = _string(f"^/{API_PREFIX}/{folder}/{id_pattern.removeprefix('^')}")
-    out["required"].append("url")
-    out["description"] = description
-    return out
-
-
-# ── Component schemas ────────────────────────────────────────────────────────────────────────
-
-
-def _exam_schema(exam_id: Schema, date: Schema, description: str) -> Schema:
-    """A paper: the Daily exam (2.1) plus the additive fields DESIGN.md allows."""
-    return _closed(
-        {
-            "exam_id": exam_id,
-            "title": _string(),
-            "total_questions": _count(1),
-            "questions": {"type": "array", "items": _ref("DailyQuestion"), "minItems": 1},
-            # Additive fields (DESIGN.md): always emitted except `blueprint`, which papers
-            # assembled before blueprints existed do not carry.
-            "total_marks": _count(),
-            "marking": _ref("Marking"),
-            "duration_minutes": _count(),
-            "date": date,
-            "blueprint": _ref("PaperBlueprint"),
-        },
-        optional=["blueprint"],
-        description=description,
-    )
-
-
-def _practice_set_schema() -> Schema:
-    """A practice set: the request it answers and its questions in the Daily question shape."""
-    return _closed(
-        {
-            "practice_id": _string(PRACTICE_ID_PATTERN),
-            "subject": _ref("Subject"),
-            "topic_id": _string(),
-            "topic": _string(description="topic name"),
-            "difficulty": _ref("Difficulty"),
-            "total_questions": {"type": "integer", "minimum": 1, "maximum": MAX_PRACTICE_QUESTIONS},
-            "questions": {
-                "type": "array",
-                "items": _ref("DailyQuestion"),
-                "minItems": 1,
-                "maxItems": MAX_PRACTICE_QUESTIONS,
-            },
-        },
-        description="A practice set (static copy at /api/v1/practice/{practice_id}).",
-    )
-
-
-def _blueprint_schemas() -> dict[str, Schema]:
-    """The `blueprint` block of a paper: target against achieved, and the answer-key spread."""
-    difficulties = [d.value for d in Difficulty]
-    tally = _closed({"target": _count(), "achieved": _count()})
-    unit = _closed({"min": _count(), "max": _count(), "achieved": _count()})
-    return {
-        "PaperBlueprint": _closed(
-            {
-                "id": _string(),
-                "difficulty_distribution": {
-                    "type": "object",
-                    "propertyNames": {"enum": difficulties},
-                    "additionalProperties": {"type": "number", "minimum": 0, "maximum": 1},
-                },
-                "subjects": {
-                    "type": "object",
-                    "propertyNames": _ref("Subject"),
-                    "additionalProperties": _ref("SubjectTally"),
-                },
-                "answer_keys": {
-                    "type": "object",
-                    "propertyNames": _ref("OptionKey"),
-                    "additionalProperties": _count(),
-                },
-            },
-            description="What the paper was assembled to, and what it achieved.",
-        ),
-        "SubjectTally": _closed(
-            {
-                "difficulty": {
-                    "type": "object",
-                    "propertyNames": {"enum": difficulties},
-                    "additionalProperties": tally,
-                },
-                "units": {"type": "object", "additionalProperties": unit},
-            }
-        ),
-    }
-
-
-def _syllabus_schemas() -> dict[str, Schema]:
-    """The syllabus tree: subjects → units → chapters → topics."""
-    topic = _closed(
-        {
-            "topic_id": _string(description="the id practice requests use"),
-            "name": _string(),
-            "deleted": {
-                "type": "boolean",
-                "description": "deleted in the 2024 revision: never in papers or practice",
-            },
-        }
-    )
-    chapter = _closed(
-        {
-            "chapter_id": _string(),
-            "name": _string(),
-            "deleted": {"type": "boolean"},
-            "topics": {"type": "array", "items": _ref("SyllabusTopic")},
-        }
-    )
-    unit = _closed(
-        {
-            "unit_id": _string(),
-            "number": _count(1),
-            "name": _string(),
-            "chapters": {"type": "array", "items": _ref("SyllabusChapter"), "minItems": 1},
-        }
-    )
-    subject = _closed(
-        {"name": _ref("Subject"), "units": {"type": "array", "items": _ref("SyllabusUnit")}}
-    )
-    return {
-        "Syllabus": _closed(
-            {
-                "syllabus_id": _string(),
-                "title": _string(),
-                "source_note": _string(),
-                "subjects": {"type": "array", "items": _ref("SyllabusSubject")},
-            },
-            description="The NEET-UG syllabus; a Biology unit appears under each subject it spans.",
-        ),
-        "SyllabusSubject": subject,
-        "SyllabusUnit": unit,
-        "SyllabusChapter": chapter,
-        "SyllabusTopic": topic,
-    }
-
-
-def _request_schemas() -> dict[str, Schema]:
-    """Bodies of the two POSTs, with SPEC's and DESIGN.md's validation rules."""
-    difficulty_names = [d.value for d in Difficulty]
-    return {
-        "PracticeRequest": _closed(
-            {
-                "topic_id": _string(
-                    minLength=1, description="a topic id from /api/v1/syllabus (not deleted)"
-                ),
-                "question_count": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "maximum": MAX_PRACTICE_QUESTIONS,
-                },
-                "difficulty": _string(
-                    _any_case(difficulty_names),
-                    description="Easy, Medium or Hard, in any letter case",
-                ),
-            },
-            description="Practice generation request (SPEC 2.4).",
-        ),
-        "ExamRequest": _closed(
-            {
-                "exam_type": _string(
-                    _any_case(EXAM_TYPES),
-                    description="NEET_UG (also NEET or NEET-UG), in any letter case",
-                ),
-                "difficulty_distribution": {
-                    "type": "object",
-                    "description": (
-                        "Share of questions per difficulty, keys easy, medium, hard in any "
-                        "letter case, each at most once; a missing key is 0; the shares must "
-                        "add up to 1 (±1e-6), which the worker checks."
-                    ),
-                    "propertyNames": _string(_any_case(d.lower() for d in difficulty_names)),
-                    "additionalProperties": {"type": "number", "minimum": 0, "maximum": 1},
-                    "minProperties": 1,
-                    "maxProperties": len(difficulty_names),
-                },
-                "subjects": {
-                    "type": "array",
-                    "items": _string(
-                        _any_case(s.value for s in Subject),
-                        description="Physics, Chemistry, Botany or Zoology, in any letter case",
-                    ),
-                    "minItems": 1,
-                    "maxItems": len(Subject),
-                    "uniqueItems": True,
-                },
-            },
-            description="Exam generation request (SPEC 2.6): 45 questions per chosen subject.",
-        ),
-    }
-
-
-def _job_schemas() -> dict[str, Schema]:
-    """The job acknowledgement (2.5) and the polled job record (DESIGN.md)."""
-    status = {"type": "string", "enum": list(JOB_STATUSES)}
-    result = {
-        "oneOf": [_ref("PracticeResult"), _ref("ExamResult"), {"type": "null"}],
-        "description": "on COMPLETED: the practice set or exam and the URL of its static copy",
-    }
-
-    def when(state: str, field: str) -> Schema:
-        return {
-            "if": {"properties": {"status": {"const": state}}, "required": ["status"]},
-            "then": {"required": [field], "properties": {field: {"not": {"type": "null"}}}},
-        }
-
-    job = _closed(
-        {
-            "job_id": _string(JOB_ID_PATTERN),
-            "status": status,
-            "message": _string(),
-            "eta_seconds": _count(),
-            # Additive fields (DESIGN.md).
-            "kind": {"type": "string", "enum": list(JOB_KINDS)},
-            "progress": _closed({"done": _count(), "total": _count()}),
-            "created_at": _string(format="date-time"),
-            "updated_at": _string(format="date-time"),
-            "result": result,
-            "error": {"oneOf": [_ref("JobError"), {"type": "null"}]},
-        },
-        optional=["result", "error"],
-        description="A job as polled: result on COMPLETED, error on FAILED.",
-    )
-    job["allOf"] = [when("COMPLETED", "result"), when("FAILED", "error")]
-    return {
-        "JobAcknowledgement": _closed(
-            {
-                "job_id": _string(JOB_ID_PATTERN),
-                "status": status,
-                "message": _string(),
-                "eta_seconds": _count(),
-            },
-            description="Practice generation response (SPEC 2.5); also the exam generation answer.",
-        ),
-        "Job": job,
-        "JobError": _closed({"code": _string(), "message": _string()}),
-    }
-
-
-def component_schemas() -> dict[str, Schema]:
-    """Every component schema of the document, by name."""
-    practice_set = _practice_set_schema()
-    custom_exam = _exam_schema(
-        _string(EXAM_ID_PATTERN),
-        {"type": ["string", "null"], "format": "date"},
-        "A custom exam (static copy at /api/v1/exams/{exam_id}); `date` is null.",
-    )
-    return {
-        "Subject": {"type": "string", "enum": [s.value for s in Subject]},
-        "Difficulty": {"type": "string", "enum": [d.value for d in Difficulty]},
-        "OptionKey": {"type": "string", "enum": list(OPTION_KEYS)},
-        "DailyOption": _closed({"key": _ref("OptionKey"), "text": _string()}),
-        "DailyQuestion": _closed(
-            {
-                "id": _string(QUESTION_ID_PATTERN),
-                "subject": _ref("Subject"),
-                "topic": _string(description="topic name"),
-                "stem_markdown": _string(description="Markdown with LaTeX math"),
-                "options": _keyed_options("DailyOption", "key"),
-                "correct_key": _ref("OptionKey"),
-                "explanation_markdown": _string(),
-            },
-            description="Daily question (SPEC 2.2).",
-        ),
-        "StoredOption": _closed(
-            {"id": _ref("OptionKey"), "text_html": _string(), "is_correct": {"type": "boolean"}}
-        ),
-        "StoredQuestion": _closed(
-            {
-                "id": _string(QUESTION_ID_PATTERN),
-                "subject": _ref("Subject"),
-                "topic": _string(description="topic name"),
-                "difficulty": _ref("Difficulty"),
-                "stem_html": _string(description="sanitised HTML, math as MathML"),
-                "options": {
-                    **_keyed_options("StoredOption", "id"),
-                    "contains": {"properties": {"is_correct": {"const": True}}},
-                    "minContains": 1,
-                    "maxContains": 1,
-                },
-                "explanation_html": _string(),
-            },
-            description="Stored question (SPEC 2.3): exactly one option is correct.",
-        ),
-        "Marking": _closed(
-            {"correct": _count(), "wrong": {"type": "integer"}, "unanswered": {"type": "integer"}}
-        ),
-        **_blueprint_schemas(),
-        "DailyExam": _exam_schema(
-            _string(DAILY_EXAM_ID_PATTERN),
-            _string(DATE_PATTERN, format="date"),
-            "Daily exam (SPEC 2.1) with the additive fields DESIGN.md allows.",
-        ),
-        "Exam": custom_exam,
-        "PracticeSet": practice_set,
-        "DailyIndex": _closed(
-            {
-                "papers": {
-                    "type": "array",
-                    "items": _closed(
-                        {
-                            "date": _string(DATE_PATTERN, format="date"),
-                            "exam_id": _string(DAILY_EXAM_ID_PATTERN),
-                            "url": _string(
-                                f"^/{API_PREFIX}/exams/daily/[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}$"
-                            ),
-                        }
-                    ),
-                }
-            },
-            description="Every published daily paper, newest first.",
-        ),
-        "WithdrawnQuestions": _closed(
-            {
-                "questions": {
-                    "type": "array",
-                    "items": _closed(
-                        {
-                            "id": _string(QUESTION_ID_PATTERN),
-                            "reason": _string(),
-                            "withdrawn_at": _string(format="date-time"),
-                            "url": _string(
-                                f"^/{API_PREFIX}/questions/{QUESTION_ID_PATTERN.removeprefix('^')}"
-                            ),
-                        }
-                    ),
-                }
-            },
-            description=(
-                "Questions found wrong, newest first: they leave sampling and future papers; "
-                "their files stay valid for the papers that used them."
-            ),
-        ),
-        **_syllabus_schemas(),
-        **_request_schemas(),
-        **_job_schemas(),
-        "PracticeResult": _with_url(
-            practice_set, "A finished practice job's result.", "practice", PRACTICE_ID_PATTERN
-        ),
-        "ExamResult": _with_url(
-            custom_exam, "A finished exam job's result.", "exams", EXAM_ID_PATTERN
-        ),
-        "Error": _closed(
-            {
-                "error": _closed(
-                    {
-                        "code": _string(description="machine-readable, e.g. validation_error"),
-                        "message": _string(),
-                        "details": {"type": "array"},
-                    }
-                )
-            },
-            description="The body of every 4xx/5xx answer from the worker.",
-        ),
-        "OpenApiDocument": {
-            "type": "object",
-            "required": ["openapi", "info", "paths"],
-            "description": "This document.",
-        },
-    }
 
 
 # ── Paths ────────────────────────────────────────────────────────────────────────────────────

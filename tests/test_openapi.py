@@ -16,6 +16,7 @@ import jsonschema
 import numpy as np
 import pytest
 from openapi_spec_validator import OpenAPIV31SpecValidator
+from pydantic import ValidationError
 
 from api_stub.app import error_body
 from core.records import Difficulty, Subject
@@ -35,6 +36,7 @@ from pipeline.fill.pool import fill_pool
 from pipeline.generate.drafter import OfflineDrafter
 from pipeline.templates.catalogue import TEMPLATES, TEMPLATES_BY_ID
 from pipeline.verify.solver import OfflineSolver
+from site_builder.contract import COMPONENTS
 from site_builder.documents import (
     API_PREFIX,
     WithdrawalRow,
@@ -73,7 +75,21 @@ def validator(name: str) -> jsonschema.Draft202012Validator:
 
 
 def errors(name: str, document: Any) -> list[str]:
-    return [e.message for e in validator(name).iter_errors(document)]
+    """What the document's schema finds wrong, and the model it was generated from must agree:
+    a document is valid to both or to neither."""
+    found = [e.message for e in validator(name).iter_errors(document)]
+    model = MODELS.get(name)
+    if model is not None:
+        try:
+            model.model_validate(document)
+        except ValidationError:
+            assert found, f"the {name} model refuses what its schema accepts"
+        else:
+            assert not found, f"the {name} model accepts what its schema refuses: {found}"
+    return found
+
+
+MODELS = {model.__name__: model for model in COMPONENTS}
 
 
 def get_routes() -> list[tuple[str, re.Pattern[str], str]]:

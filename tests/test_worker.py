@@ -180,6 +180,15 @@ def test_an_unknown_topic_is_a_404_naming_the_syllabus(make_client: Callable[...
     assert error["details"][0]["loc"] == ["body", "topic_id"]
 
 
+def test_the_topic_is_looked_up_once_the_body_is_otherwise_valid(
+    make_client: Callable[..., Any],
+) -> None:
+    client, _ = make_client()
+    r = practice(client, {**GOOD_PRACTICE, "topic_id": "phy-warp-drive", "question_count": 11})
+    error = assert_error(r, 422, "validation_error")
+    assert [d["loc"] for d in error["details"]] == [["body", "question_count"]]
+
+
 @pytest.mark.parametrize(
     ("change", "fragment"),
     [

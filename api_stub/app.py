@@ -32,11 +32,12 @@ from api_stub.limits import (
     allowed_keys,
     bearer_token,
 )
+from api_stub.requests import exam_order, practice_order
 from api_stub.runner import JobRunner, Overloaded, public_mirror
 from core.settings import Settings
 from core.storage import ObjectStore, validate_key
 from pipeline.serve.jobs import Job, acknowledgement
-from pipeline.serve.requests import InvalidRequest, UnknownTopic, exam_order, practice_order
+from pipeline.serve.requests import InvalidRequest, UnknownTopic
 from site_builder.documents import API_PREFIX, JOB_ID_PATTERN
 from site_builder.headers import ENCODING_SUFFIXES, cache_control, content_type, encoded_base
 

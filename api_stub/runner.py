@@ -23,6 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from api_stub.pool_cache import PoolCache
+from api_stub.requests import exam_order, practice_order
 from core.pool import pool_rows
 from core.providers import publish_target
 from core.records import Attempt, OutboxEntry, Question, outbox_key
@@ -54,7 +55,7 @@ from pipeline.serve.jobs import (
     smoothed,
 )
 from pipeline.serve.practice import practice_pick
-from pipeline.serve.requests import ExamOrder, PracticeOrder, exam_order, practice_order
+from pipeline.serve.requests import ExamOrder, PracticeOrder
 from site_builder.documents import (
     exam_key,
     json_bytes,

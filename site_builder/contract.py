@@ -34,6 +34,7 @@ from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from core.records import OPTION_KEYS, Difficulty, OptionKey, Record, Subject
 from pipeline.serve.jobs import JobKind, JobStatus
+from pipeline.serve.requests import EXAM_TYPES, MAX_PRACTICE_QUESTIONS, SYLLABUS_PATH
 from site_builder.documents import (
     API_PREFIX,
     DAILY_EXAM_ID_PATTERN,
@@ -44,10 +45,7 @@ from site_builder.documents import (
     QUESTION_ID_PATTERN,
 )
 
-MAX_PRACTICE_QUESTIONS = 10
-EXAM_TYPES = ("NEET_UG", "NEET", "NEET-UG")  # canonical first; accepted in any case
 SUM_TOLERANCE = 1e-6
-SYLLABUS_PATH = f"/{API_PREFIX}/syllabus"
 
 
 # ── Field shapes ─────────────────────────────────────────────────────────────────────────────

@@ -55,6 +55,17 @@ def test_prompts_and_data_folders_exist() -> None:
     assert Path(REPO_ROOT / "data/syllabus/neet_ug.json").is_file()
 
 
+# The pure packages in layers: each may import only those before it (no package cycle).
+LAYERS = ("core", "kb", "pipeline", "site_builder")
+
+
+@pytest.mark.parametrize("package", LAYERS)
+def test_pure_packages_import_only_the_layers_below(package: str) -> None:
+    above = set(LAYERS[LAYERS.index(package) + 1 :])
+    offenders = {f: roots & above for f, roots in imported_roots(package).items() if roots & above}
+    assert offenders == {}
+
+
 SHELLS = ("flows", "api_stub")
 
 

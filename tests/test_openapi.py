@@ -447,3 +447,11 @@ def test_every_path_has_a_cache_policy() -> None:
     assert set(openapi_document()["paths"]) == set(CACHE_POLICIES)
     assert CACHE_POLICIES["/api/v1/exams/daily/index"] == "public, max-age=300"
     assert CACHE_POLICIES["/api/v1/questions/{question_id}"].endswith("immutable")
+
+
+def test_the_syllabus_path_requests_name_is_the_published_one() -> None:
+    from pipeline.serve.requests import SYLLABUS_PATH
+    from site_builder.documents import API_PREFIX
+
+    assert f"/{API_PREFIX}/syllabus" == SYLLABUS_PATH
+    assert SYLLABUS_PATH in openapi_document()["paths"]

@@ -418,10 +418,10 @@ def test_settings_build_both_stores(tmp_path: Path, endpoint: str, bucket) -> No
 def test_a_worker_job_mirrors_its_new_files_before_it_completes(
     tmp_path: Path, bucket: S3ObjectStore, endpoint: str
 ) -> None:
+    from api_stub.requests import practice_order
     from api_stub.runner import JobRunner
     from core.records import Difficulty, Subject
     from pipeline.compose import build_services
-    from pipeline.serve.requests import practice_order
     from tests.worker_pool import publish_pool, richest_topic, verified_questions
 
     settings = Settings(

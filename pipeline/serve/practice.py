@@ -13,7 +13,7 @@ import polars as pl
 
 from core.ids import digest
 from core.records import Difficulty
-from site_builder.contract import MAX_PRACTICE_QUESTIONS
+from pipeline.serve.requests import MAX_PRACTICE_QUESTIONS
 
 
 @dataclass(frozen=True)

@@ -1,25 +1,23 @@
-"""The two worker requests (SPEC 2.4, 2.6), validated into typed orders with clear messages.
+"""The two worker requests as typed orders, the limits they are held to, and the problems a
+request can have (422 with each problem, or 404 for a topic the syllabus lacks).
 
 The body rules live in the contract's models (`site_builder.contract`), which the OpenAPI
-document is generated from; this module runs a body through its model, words pydantic's
-failures as the worker reports them, and checks what needs the syllabus: a live `topic_id`.
+document is generated from; the worker runs each body through its model (`api_stub.requests`)
+and then checks here what needs the syllabus: a live `topic_id`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
-from pydantic import ValidationError
-from pydantic_core import ErrorDetails
-
-from core.records import Difficulty, Record, Subject
+from core.records import Difficulty, Subject
 from kb.syllabus import Syllabus, Topic, UnknownTopicError
-from site_builder.contract import MAX_PRACTICE_QUESTIONS as MAX_PRACTICE_QUESTIONS  # flows.cli
-from site_builder.contract import SYLLABUS_PATH, ExamRequest, PracticeRequest
 
-M = TypeVar("M", bound=Record)
+MAX_PRACTICE_QUESTIONS = 10
+EXAM_TYPES = ("NEET_UG", "NEET", "NEET-UG")  # canonical first; accepted in any case
+SYLLABUS_PATH = "/api/v1/syllabus"
 
 
 @dataclass(frozen=True)
@@ -67,58 +65,21 @@ class ExamOrder:
     distribution: Mapping[Difficulty, float]
 
 
-def _problem(error: ErrorDetails, model: type[Record]) -> Problem:
-    """One pydantic error as the worker words it. The contract's fields word their own rules;
-    what is left is the body's outline: an unknown field, a missing one, not an object."""
-    loc = tuple(part for part in error["loc"] if part != "[key]")  # a dict key is its own place
-    fields = ", ".join(model.model_fields)
-    if error["type"] == "extra_forbidden":
-        return Problem(loc, f"unknown field {loc[-1]!r}; allowed: {fields}")
-    if error["type"] == "missing":
-        return Problem(loc, "field required")
-    if error["type"] == "model_type":
-        return Problem(loc, f"the body must be a JSON object with {fields}")
-    return Problem(loc, error["msg"])
-
-
-def _validated(model: type[M], body: Any) -> M:
-    """The body as the contract's model, or InvalidRequest (422) listing every problem."""
-    try:
-        return model.model_validate(body)
-    except ValidationError as exc:
-        raise InvalidRequest([_problem(e, model) for e in exc.errors()]) from None
-
-
-def live_topic(request: PracticeRequest, syllabus: Syllabus) -> Topic:
+def live_topic(topic_id: str, syllabus: Syllabus) -> Topic:
     """The requested topic: UnknownTopic (404) if the syllabus has no such topic, InvalidRequest
     (422) if the 2024 revision removed it."""
     try:
-        topic = syllabus.topic(request.topic_id)
+        topic = syllabus.topic(topic_id)
     except UnknownTopicError:
-        raise UnknownTopic(request.topic_id) from None
+        raise UnknownTopic(topic_id) from None
     if topic.deleted:
         raise InvalidRequest(
             [
                 Problem(
                     ("topic_id",),
-                    f"topic {request.topic_id!r} was removed from the syllabus; live topics are "
+                    f"topic {topic_id!r} was removed from the syllabus; live topics are "
                     f"listed at {SYLLABUS_PATH}",
                 )
             ]
         )
     return topic
-
-
-def practice_order(body: Any, syllabus: Syllabus) -> PracticeOrder:
-    """The validated practice request; InvalidRequest (422) or UnknownTopic (404).
-
-    The topic is looked up once the body is otherwise valid, so a body with other problems is
-    a 422 listing them, whatever its topic."""
-    request = _validated(PracticeRequest, body)
-    return PracticeOrder(live_topic(request, syllabus), request.difficulty, request.question_count)
-
-
-def exam_order(body: Any) -> ExamOrder:
-    """The validated exam request, or InvalidRequest (422) listing every problem."""
-    request = _validated(ExamRequest, body)
-    return ExamOrder(request.exam_type, request.subjects, request.difficulty_distribution)

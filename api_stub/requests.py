@@ -1,0 +1,55 @@
+"""HTTP bodies to typed orders: each body through its contract model (`site_builder.contract`),
+pydantic's failures worded as the worker reports them, then the syllabus check."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from pydantic import ValidationError
+from pydantic_core import ErrorDetails
+
+from core.records import Record
+from kb.syllabus import Syllabus
+from pipeline.serve.requests import ExamOrder, InvalidRequest, PracticeOrder, Problem, live_topic
+from site_builder.contract import ExamRequest, PracticeRequest
+
+M = TypeVar("M", bound=Record)
+
+
+def _problem(error: ErrorDetails, model: type[Record]) -> Problem:
+    """One pydantic error as the worker words it. The contract's fields word their own rules;
+    what is left is the body's outline: an unknown field, a missing one, not an object."""
+    loc = tuple(part for part in error["loc"] if part != "[key]")  # a dict key is its own place
+    fields = ", ".join(model.model_fields)
+    if error["type"] == "extra_forbidden":
+        return Problem(loc, f"unknown field {loc[-1]!r}; allowed: {fields}")
+    if error["type"] == "missing":
+        return Problem(loc, "field required")
+    if error["type"] == "model_type":
+        return Problem(loc, f"the body must be a JSON object with {fields}")
+    return Problem(loc, error["msg"])
+
+
+def _validated(model: type[M], body: Any) -> M:
+    """The body as the contract's model, or InvalidRequest (422) listing every problem."""
+    try:
+        return model.model_validate(body)
+    except ValidationError as exc:
+        raise InvalidRequest([_problem(e, model) for e in exc.errors()]) from None
+
+
+def practice_order(body: Any, syllabus: Syllabus) -> PracticeOrder:
+    """The validated practice request; InvalidRequest (422) or UnknownTopic (404).
+
+    The topic is looked up once the body is otherwise valid, so a body with other problems is
+    a 422 listing them, whatever its topic."""
+    request = _validated(PracticeRequest, body)
+    return PracticeOrder(
+        live_topic(request.topic_id, syllabus), request.difficulty, request.question_count
+    )
+
+
+def exam_order(body: Any) -> ExamOrder:
+    """The validated exam request, or InvalidRequest (422) listing every problem."""
+    request = _validated(ExamRequest, body)
+    return ExamOrder(request.exam_type, request.subjects, request.difficulty_distribution)

@@ -2,7 +2,7 @@
 
 Only mapping lives here: bodies to `pipeline.serve.requests` (checked by the models of
 `site_builder.contract`), jobs to `api_stub.runner`, keys and limits to `api_stub.limits`, and
-every failure to the one error body of DESIGN.md (`site_builder.contract.Error`).
+every failure to the one error body (`site_builder.contract.Error`).
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ POST_ONLY = (f"/{API_PREFIX}/practice/generate", f"/{API_PREFIX}/exams/generate"
 
 
 class ApiError(Exception):
-    """An answer other than success, with the DESIGN.md error body."""
+    """An answer other than success, with the one error body."""
 
     def __init__(
         self,
@@ -75,7 +75,7 @@ class ApiError(Exception):
 
 
 def error_body(code: str, message: str, details: list[Any] | None = None) -> dict[str, Any]:
-    """The one error shape (DESIGN.md) every 4xx/5xx answer carries."""
+    """The one error shape every 4xx/5xx answer carries."""
     return {"error": {"code": code, "message": message, "details": details or []}}
 
 

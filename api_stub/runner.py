@@ -94,7 +94,7 @@ class Overloaded(Exception):
 
 
 def new_id(prefix: str) -> str:
-    """A random, unguessable id with a readable prefix (DESIGN.md)."""
+    """A random, unguessable id with a readable prefix (`job-…`, `practice-…`, `exam-…`)."""
     return f"{prefix}-{secrets.token_urlsafe(12)}"
 
 
@@ -261,7 +261,7 @@ class JobRunner:
         job = new_job(job_id, JobKind.PRACTICE, request, order.count, key, self.owner, self.clock())
         view = self.pool.view()
         pick = practice_pick(
-            view.cell(order.topic.topic_id, order.difficulty),
+            view.topic_rows(order.topic.topic_id, order.difficulty),
             order.topic.topic_id,
             order.difficulty,
             order.count,

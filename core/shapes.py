@@ -1,4 +1,4 @@
-"""The two public renderings of one canonical question (SPEC 2.2 and 2.3), field names exact."""
+"""The two public renderings of one canonical question (Daily and Stored), field names exact."""
 
 from __future__ import annotations
 

@@ -173,7 +173,7 @@ def fill_pool_step(services: Services, date: dt.date) -> FillSummary:
         ready: set[str] = view  # the pool as of the mark, plus what this fill has made
         assess = partial(_daily_outcome, services, wh, date, only=ready)
         baseline_attempted = frozenset(wh.attempted_draft_ids(since))
-        start = wh.attempt_counts(since)
+        starts = wh.attempt_counts(since)
         earlier = wh.attempt_outcomes_since(since)
         taken: set[str] = set()  # drafts this fill has taken so far (replayed or new)
         screens, on_accept = duplicate_screens(s, wh.questions())
@@ -183,7 +183,7 @@ def fill_pool_step(services: Services, date: dt.date) -> FillSummary:
         ) -> Callable[[Mapping[UnitCell, int]], list[CellReport]]:
             def generate(cells: Mapping[UnitCell, int]) -> list[CellReport]:
                 resume = Resume(
-                    start=Counter(start) + Counter(earlier[d][0] for d in taken if d in earlier),
+                    starts=Counter(starts) + Counter(earlier[d][0] for d in taken if d in earlier),
                     attempted=baseline_attempted | taken,
                     outcomes=earlier,
                 )

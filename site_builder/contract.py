@@ -2,8 +2,8 @@
 
 The OpenAPI document (`site_builder.openapi`) is generated from these models and the worker
 validates its request bodies with them (`pipeline.serve.requests`), so the two cannot drift.
-Field names follow SPEC.md exactly; every object is closed (`extra="forbid"`, which the schema
-states as `additionalProperties: false`) and names the additive fields DESIGN.md allows. A rule
+Field names are the interface's, exactly; every object is closed (`extra="forbid"`, which the schema
+states as `additionalProperties: false`) and names the additive fields the API adds. A rule
 JSON Schema cannot state on its own (options keyed A to D in order, one correct option, a job's
 result once COMPLETED) is checked by the model and added to its schema next to the check.
 """
@@ -119,7 +119,7 @@ _stored_keys, _stored_keys_schema = _keyed("id", one_correct=True)
 
 
 class DailyQuestion(Record):
-    """Daily question (SPEC 2.2)."""
+    """Daily question: options without the key, as a paper shows them."""
 
     id: QuestionId
     subject: Subject
@@ -133,7 +133,7 @@ class DailyQuestion(Record):
 
 
 class StoredQuestion(Record):
-    """Stored question (SPEC 2.3): exactly one option is correct."""
+    """Stored question: options with the key; exactly one option is correct."""
 
     id: QuestionId
     subject: Subject
@@ -179,12 +179,12 @@ class PaperBlueprint(Record):
 
 
 class Paper(Record):
-    """The Daily exam fields (SPEC 2.1) every paper has, plus the additive ones of DESIGN.md."""
+    """The Daily exam fields every paper has, plus the additive ones."""
 
     title: str
     total_questions: int = Field(ge=1)
     questions: list[DailyQuestion] = Field(min_length=1)
-    # Additive fields (DESIGN.md): always emitted except `blueprint`, which papers assembled
+    # Additive fields: always emitted except `blueprint`, which papers assembled
     # before blueprints existed do not carry.
     total_marks: Count
     marking: Marking
@@ -193,7 +193,7 @@ class Paper(Record):
 
 
 class DailyExam(Paper):
-    """Daily exam (SPEC 2.1) with the additive fields DESIGN.md allows."""
+    """Daily exam, with the additive fields."""
 
     exam_id: str = Field(pattern=DAILY_EXAM_ID_PATTERN)
     date: Date
@@ -415,7 +415,7 @@ SubjectName = Annotated[
 
 
 class PracticeRequest(Record):
-    """Practice generation request (SPEC 2.4)."""
+    """Practice generation request."""
 
     topic_id: Annotated[
         str,
@@ -436,7 +436,7 @@ class PracticeRequest(Record):
 
 
 class ExamRequest(Record):
-    """Exam generation request (SPEC 2.6): 45 questions per chosen subject."""
+    """Exam generation request: 45 questions per chosen subject."""
 
     exam_type: Annotated[
         str,
@@ -483,7 +483,7 @@ class ExamResult(Exam):
 
 
 class JobAcknowledgement(Record):
-    """Practice generation response (SPEC 2.5); also the exam generation answer."""
+    """Practice generation response; also the exam generation answer."""
 
     job_id: str = Field(pattern=JOB_ID_PATTERN)
     status: JobStatus
@@ -518,7 +518,7 @@ class Job(
 ):
     """A job as polled: result on COMPLETED, error on FAILED."""
 
-    # Additive fields (DESIGN.md).
+    # Additive fields.
     kind: JobKind
     progress: JobProgress
     created_at: dt.datetime

@@ -1,4 +1,4 @@
-"""JSON documents of the static API, with exact field names (SPEC 2.1–2.3)."""
+"""JSON documents of the static API, field names exact (their models: site_builder.contract)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ DAILY_POINTER_KEY = f"{API_PREFIX}/exams/daily"
 
 
 def paper_document(paper: Paper, questions: Sequence[Question]) -> dict[str, Any]:
-    """Daily exam (2.1) with Daily questions (2.2), plus the additive fields DESIGN.md allows."""
+    """Daily exam with Daily questions, plus the additive fields (site_builder.contract)."""
     if [q.question_id for q in questions] != list(paper.question_ids):
         raise ValueError(f"questions do not match the items of {paper.exam_id}")
     n = len(questions)

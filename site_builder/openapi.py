@@ -122,7 +122,7 @@ def _json(schema: str, description: str, headers: Schema | None = None) -> Schem
 
 
 def _error(description: str, headers: Schema | None = None) -> Schema:
-    """An error response (the DESIGN.md error body)."""
+    """An error response (the one error body, `Error`)."""
     return _json("Error", description, headers)
 
 

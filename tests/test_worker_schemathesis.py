@@ -3,7 +3,7 @@
 Each dynamic operation gets schema-valid (positive) and schema-breaking (negative) requests with
 a valid key, and so do the static tree's GETs, which the worker serves as a CDN would. Every
 answer must be below 500, have a documented status, content type and headers, and match its
-documented body (the DESIGN.md error body on every 4xx); valid data must not be refused, invalid
+documented body (the one error body on every 4xx); valid data must not be refused, invalid
 data must be, and the key must be enforced. Real engines: a small verified pool in the local
 object store and the offline drafter and solver (requests the pool cannot serve generate in the
 background), rate limits generous enough that the fuzzing is not throttled into 429s, and the
@@ -54,7 +54,7 @@ SETUP_AUTH = {"Authorization": f"Bearer {KEYS[1]}"}  # the fixture's and the rep
 PRACTICE = ("/api/v1/practice/generate", "POST")
 EXAM = ("/api/v1/exams/generate", "POST")
 JOB = ("/api/v1/jobs/{job_id}", "GET")
-# Below 500; documented status, content type, headers and body (the DESIGN.md error body on every
+# Below 500; documented status, content type, headers and body (the one error body on every
 # 4xx); valid data not refused with a 4xx other than 401/403/404/409/429 (the check's default);
 # invalid data refused; the key enforced (a 2xx is re-sent without it, then with a wrong one).
 CHECKS = [

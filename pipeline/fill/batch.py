@@ -267,7 +267,7 @@ class _Step:
     ) -> DraftPlan | None:
         """The stored plan of a new fill: enough draft requests for each cell's deficit."""
         s = self.setup
-        progress = self.wh.attempt_counts()
+        starts = self.wh.attempt_counts()
         requests: dict[str, DraftRequest] = {}
         cap = MAX_REQUESTS // s.samples  # each draft becomes `samples` solve requests
         for cell, needed in deficits.items():
@@ -277,7 +277,7 @@ class _Step:
             wanted = min(
                 math.ceil(needed * s.drafts_per_question), needed * s.max_attempts_per_question
             )
-            stream = s.drafter.requests(cell[0], cell[1], progress, unit_id)
+            stream = s.drafter.requests(cell[0], cell[1], starts, unit_id)
             got = list(islice(stream, wanted))
             if not got:
                 self.report.dry_cells.append(cell)

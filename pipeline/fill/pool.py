@@ -68,15 +68,16 @@ def unit_deficits(
 class Resume:
     """Where a fill interrupted earlier tonight picks up: its work so far, replayed in order.
 
-    `start` (attempts per template) and `attempted` (draft ids) are as they were when this fill
-    began; `outcomes` are the drafts solved since, each with its template, the question it
-    became (or None) and its rejection reason. A draft found there is counted as it came out,
-    not solved again, so the resumed fill walks the same sequence as one never interrupted.
+    `starts` (attempts per template: where each template's variants start) and `attempted`
+    (draft ids) are as they were when this fill began; `outcomes` are the drafts solved since,
+    each with its template, the question it became (or None) and its rejection reason. A draft
+    found there is counted as it came out, not solved again, so the resumed fill walks the
+    same sequence as one never interrupted.
     Its question is stored already, so `on_accept` is not called for it: screens built from
     the warehouse's questions (as the nightly builds its near-duplicate gate) have it.
     """
 
-    start: Mapping[str, int]
+    starts: Mapping[str, int]
     attempted: frozenset[str]
     outcomes: Mapping[str, tuple[str, str | None, str | None]]
 
@@ -136,7 +137,7 @@ def fill_pool(
     uncommitted batch. Otherwise drafts are drafted and solved one by one, in order.
     """
     attempted = set(resume.attempted) if resume else wh.attempted_draft_ids()
-    starts = dict(resume.start) if resume else wh.attempt_counts()
+    starts = dict(resume.starts) if resume else wh.attempt_counts()
     # A model drafter goes call by call, so each refused draft is counted in its cell.
     caller = drafter if isinstance(drafter, CallDrafter) else None
 

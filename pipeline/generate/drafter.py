@@ -32,7 +32,7 @@ class Drafter(Protocol):
         self,
         subject: Subject,
         difficulty: Difficulty,
-        progress: Mapping[str, int],
+        starts: Mapping[str, int],
         unit_id: str | None = None,
         topic_id: str | None = None,
     ) -> Iterator[Draft]: ...
@@ -52,7 +52,7 @@ class CallDrafter(Protocol):
         self,
         subject: Subject,
         difficulty: Difficulty,
-        progress: Mapping[str, int],
+        starts: Mapping[str, int],
         unit_id: str | None = None,
         topic_id: str | None = None,
     ) -> Iterator[Any]: ...
@@ -73,7 +73,7 @@ class OfflineDrafter:
         self,
         subject: Subject,
         difficulty: Difficulty,
-        progress: Mapping[str, int],
+        starts: Mapping[str, int],
         unit_id: str | None = None,
         topic_id: str | None = None,
     ) -> Iterator[Draft]:
@@ -85,7 +85,7 @@ class OfflineDrafter:
             )
 
         numericals = [
-            numerical_drafts(t, self.syllabus, start=progress.get(t.template_id, 0))
+            numerical_drafts(t, self.syllabus, start=starts.get(t.template_id, 0))
             for t in self.templates
             if t.subject == subject and t.difficulty == difficulty and in_unit(t.topic_id)
         ]

@@ -65,7 +65,7 @@ DRAFT_FORMATS: Mapping[Subject, tuple[QuestionFormat, ...]] = {
 # -- what the model is asked ------------------------------------------------------------------
 
 
-def request_cell(topic_id: str, difficulty: Difficulty, question_format: QuestionFormat) -> str:
+def request_template(topic_id: str, difficulty: Difficulty, question_format: QuestionFormat) -> str:
     """`llm:<topic>:<difficulty>:<format>`: what a draft's template id starts with."""
     return f"{TEMPLATE_PREFIX}{topic_id}:{difficulty.value.lower()}:{question_format.value}"
 
@@ -83,14 +83,14 @@ class DraftRequest:
     generator: str = "openai"
 
     @property
-    def cell(self) -> str:
+    def template(self) -> str:
         """The template id of every variant of this request, without the variant number."""
-        return request_cell(self.topic.topic_id, self.difficulty, self.format)
+        return request_template(self.topic.topic_id, self.difficulty, self.format)
 
     @property
     def template_id(self) -> str:
         """Unique per variant, so the own near-duplicate gate compares drafts with each other."""
-        return f"{self.cell}:{self.variant}"
+        return f"{self.template}:{self.variant}"
 
     @property
     def context_ids(self) -> frozenset[str]:
@@ -307,14 +307,14 @@ class RejectedDraft:
     detail: str
 
 
-def variant_starts(progress: Mapping[str, int]) -> Counter[str]:
-    """How many variants of each request cell earlier runs used (from attempt template ids)."""
+def variant_starts(attempts: Mapping[str, int]) -> Counter[str]:
+    """How many variants of each request template earlier runs used (from attempt template ids)."""
     starts: Counter[str] = Counter()
-    for template_id in progress:
+    for template_id in attempts:
         if template_id.startswith(TEMPLATE_PREFIX):
-            cell, _, variant = template_id.rpartition(":")
+            template, _, variant = template_id.rpartition(":")
             if variant.isdigit():
-                starts[cell] = max(starts[cell], int(variant) + 1)
+                starts[template] = max(starts[template], int(variant) + 1)
     return starts
 
 
@@ -366,7 +366,7 @@ class OpenAIDrafter:
         self,
         subject: Subject,
         difficulty: Difficulty,
-        progress: Mapping[str, int],
+        starts: Mapping[str, int],
         unit_id: str | None = None,
         topic_id: str | None = None,
     ) -> Iterator[DraftRequest]:
@@ -383,13 +383,13 @@ class OpenAIDrafter:
             if (ctx := self.context.context(t))
             for f in self.formats.get(subject, (QuestionFormat.SINGLE_CORRECT,))
         ]
-        starts = variant_starts(progress)
+        variants = variant_starts(starts)
         examples: dict[str, tuple[ReferenceQuestion, ...]] = {}
         for n in range(self.rounds):
             for topic, fmt, ctx in cells:
                 if topic.topic_id not in examples:
                     examples[topic.topic_id] = self.context.examples(topic)
-                variant = starts[request_cell(topic.topic_id, difficulty, fmt)] + n
+                variant = variants[request_template(topic.topic_id, difficulty, fmt)] + n
                 yield DraftRequest(
                     topic, difficulty, fmt, variant, ctx, examples[topic.topic_id], self.generator
                 )
@@ -398,7 +398,7 @@ class OpenAIDrafter:
         self,
         subject: Subject,
         difficulty: Difficulty,
-        progress: Mapping[str, int],
+        starts: Mapping[str, int],
         unit_id: str | None = None,
         topic_id: str | None = None,
     ) -> Iterator[DraftRequest]:
@@ -407,7 +407,7 @@ class OpenAIDrafter:
         Checked as each request is taken, so with calls under way a run may end over its token
         budget, or past `max_consecutive_failures`, by at most the calls under way.
         """
-        for request in self.requests(subject, difficulty, progress, unit_id, topic_id):
+        for request in self.requests(subject, difficulty, starts, unit_id, topic_id):
             if self.budget is not None and self.budget.exhausted:
                 self.stopped = "token_budget"
             # Counted across cells: a provider that is down is not asked again by every cell.
@@ -423,11 +423,11 @@ class OpenAIDrafter:
         self,
         subject: Subject,
         difficulty: Difficulty,
-        progress: Mapping[str, int],
+        starts: Mapping[str, int],
         unit_id: str | None = None,
         topic_id: str | None = None,
     ) -> Iterator[Draft]:
-        for request in self.pending(subject, difficulty, progress, unit_id, topic_id):
+        for request in self.pending(subject, difficulty, starts, unit_id, topic_id):
             result = self.draft(request)
             if isinstance(result, Draft):
                 yield result

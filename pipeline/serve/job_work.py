@@ -36,24 +36,24 @@ EXAM_ROUNDS = 3  # generate the shortfall, reassemble; a cell that runs dry is c
 class PoolView:
     """One state of the servable pool, never changed: requests read it without a lock.
 
-    Per-cell frames, the assembler's index and parsed records are built on first use and kept.
+    Per-topic frames, the assembler's index and parsed records are built on first use and kept.
     """
 
     def __init__(self, frame: pl.DataFrame) -> None:
         self.frame = frame
         self.ids = frozenset(frame["question_id"].to_list())
-        self._cells: dict[tuple[str, str], pl.DataFrame] = {}
+        self._topics: dict[tuple[str, str], pl.DataFrame] = {}
         self._index: list[PoolIndex] = []
         self._records: dict[str, Question] = {}
 
-    def cell(self, topic_id: str, difficulty: Difficulty) -> pl.DataFrame:
+    def topic_rows(self, topic_id: str, difficulty: Difficulty) -> pl.DataFrame:
         """The pool's questions of one topic at one difficulty."""
         key = (topic_id, difficulty.value)
-        if key not in self._cells:
-            self._cells[key] = self.frame.filter(
+        if key not in self._topics:
+            self._topics[key] = self.frame.filter(
                 (pl.col("topic_id") == topic_id) & (pl.col("difficulty") == difficulty.value)
             )
-        return self._cells[key]
+        return self._topics[key]
 
     def index(self) -> PoolIndex:
         """The assembler's index of the whole pool (23 ms to build for 5,000 questions)."""

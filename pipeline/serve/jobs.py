@@ -1,4 +1,4 @@
-"""Worker jobs (DESIGN.md): the record kept in the object store, its moves, and what a poll shows.
+"""Worker jobs: the record kept in the object store, its moves, and what a poll shows.
 
 A job is PROCESSING until it is COMPLETED (its practice set or exam is written) or FAILED (with
 a reason). The record also carries what a replica needs to resume it: the validated request,
@@ -194,7 +194,7 @@ def read_job(data: bytes) -> Job:
 
 
 def job_document(job: Job, result: dict[str, Any] | None) -> dict[str, Any]:
-    """What a poll answers (DESIGN.md): the 2.5 fields plus kind, progress, times, result/error."""
+    """What a poll answers: the acknowledgement's fields, kind, progress, times, result/error."""
     doc: dict[str, Any] = {
         "job_id": job.job_id,
         "status": job.status.value,
@@ -211,7 +211,7 @@ def job_document(job: Job, result: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def acknowledgement(job: Job) -> dict[str, Any]:
-    """The answer to a POST (SPEC 2.5)."""
+    """The answer to a POST: the job acknowledgement."""
     return {
         "job_id": job.job_id,
         "status": job.status.value,

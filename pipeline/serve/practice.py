@@ -1,4 +1,4 @@
-"""Custom topic practice (SPEC 2.4): the questions a practice set takes from the pool snapshot.
+"""Custom topic practice: the questions a practice set takes from the pool snapshot.
 
 The worker samples the latest pool snapshot (site_builder.snapshot) and generates only what the
 topic lacks. This is the sampling half: which servable questions of the topic and difficulty a
@@ -32,13 +32,13 @@ def practice_pick(
     """
     if not 1 <= count <= MAX_PRACTICE_QUESTIONS:
         raise ValueError(f"question_count must be 1 to {MAX_PRACTICE_QUESTIONS}, got {count}")
-    cell = snapshot.filter(
+    rows = snapshot.filter(
         (pl.col("topic_id") == topic_id)
         & (pl.col("difficulty") == difficulty.value)
         & ~pl.col("withdrawn")
     ).select("question_id", "times_used", "near_duplicate_group")
-    # A cell is tens of rows: plain Python orders it faster than a polars plan is built.
-    ranked = sorted(cell.iter_rows(), key=lambda r: (r[1], digest([seed, r[0]])))
+    # A topic has tens of rows: plain Python orders it faster than a polars plan is built.
+    ranked = sorted(rows.iter_rows(), key=lambda r: (r[1], digest([seed, r[0]])))
     picked: list[str] = []
     groups: set[str] = set()
     for question_id, _, group in ranked:

@@ -26,7 +26,7 @@ Embed = Callable[[Sequence[str]], NDArray[np.float32]]
 
 
 @dataclass
-class _Cell:
+class _Bucket:
     ids: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
     blocks: list[NDArray[np.float32]] = field(default_factory=list)
@@ -55,11 +55,11 @@ class NearDuplicateGate:
     def __init__(self, embed: Embed, threshold: float = OWN_NEAR_DUPLICATE) -> None:
         self._embed = embed
         self.threshold = threshold
-        self._cells: dict[tuple[str, str], _Cell] = {}
+        self._buckets: dict[tuple[str, str], _Bucket] = {}
         self._screened: dict[str, NDArray[np.float32]] = {}
 
     def __len__(self) -> int:
-        return sum(len(c.ids) for c in self._cells.values())
+        return sum(len(c.ids) for c in self._buckets.values())
 
     def add(self, questions: Iterable[Question]) -> None:
         """Remember stored questions (one embedding call per batch; screened drafts are free)."""
@@ -69,15 +69,15 @@ class NearDuplicateGate:
         fresh = dict(zip(missing, self._embed(missing), strict=True)) if missing else {}
         for q, text in zip(batch, texts, strict=True):
             vector = self._screened.pop(text, None)
-            cell = self._cells.setdefault(self._key(q.content), _Cell())
-            cell.ids.append(q.question_id)
-            cell.sources.append(q.provenance.template_id)
-            cell.blocks.append((fresh[text] if vector is None else vector)[None, :])
+            bucket = self._buckets.setdefault(self._key(q.content), _Bucket())
+            bucket.ids.append(q.question_id)
+            bucket.sources.append(q.provenance.template_id)
+            bucket.blocks.append((fresh[text] if vector is None else vector)[None, :])
 
     def screen(self, draft: Draft) -> str | None:
         """`near_duplicate_own: <id> (<cosine>)` when the draft repeats another source."""
-        cell = self._cells.get(self._key(draft.content))
-        if cell is None:
+        bucket = self._buckets.get(self._key(draft.content))
+        if bucket is None:
             return None
         text = draft.content.comparable_text()
         vector = self._embed([text])[0]
@@ -85,11 +85,11 @@ class NearDuplicateGate:
             self._screened.clear()
         self._screened[text] = vector  # most screened drafts are accepted and added next
         scores = np.where(
-            cell.source_array() != draft.provenance.template_id, cell.matrix() @ vector, -1.0
+            bucket.source_array() != draft.provenance.template_id, bucket.matrix() @ vector, -1.0
         )
         best = int(np.argmax(scores))
         if scores[best] >= self.threshold:
-            return f"near_duplicate_own: {cell.ids[best]} ({scores[best]:.3f})"
+            return f"near_duplicate_own: {bucket.ids[best]} ({scores[best]:.3f})"
         return None
 
     @staticmethod

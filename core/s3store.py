@@ -2,6 +2,12 @@
 
 Credentials are never settings: boto3 finds them in its standard chain (AWS_ACCESS_KEY_ID /
 AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN, AWS_PROFILE and ~/.aws, an instance or task role).
+
+boto3 rather than obstore's S3Store, though obstore costs less CPU a request (bench/storage.py):
+obstore cannot store an Expires header (the daily pointer's), its HEAD returns no user metadata
+(the SHA-256 that put_immutable and publishing compare), a missing bucket reaches it as a
+missing key, and it has no bucket configuration (CORS, policy), so boto3 would stay anyway and
+obstore would be a second S3 client beside it. BENCHMARKS.md, "Object store", says more.
 """
 
 from __future__ import annotations

@@ -83,7 +83,14 @@ def _fresh_staging_dir(directory: str) -> str:
 
 
 class LocalObjectStore:
-    """A directory of files; writes are atomic (temp file, fsync, rename)."""
+    """A directory of files; writes are atomic (temp file, fsync, rename).
+
+    Hand-written rather than obstore's LocalStore or fsspec's LocalFileSystem (measured in
+    bench/storage.py; BENCHMARKS.md, "Object store"): LocalStore links each file into place
+    with no sync at all, so a power cut can leave a named empty file, and it cannot stage a
+    first export as one directory; fsspec writes create-if-absent files in place (a full disk
+    leaves a short file under the key) and its temp-file commit overwrites.
+    """
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)

@@ -123,3 +123,36 @@ def test_delete_removes_a_key_and_ignores_a_missing_one(tmp_path: Path) -> None:
     store.delete("internal/jobs-active/job-1")
     store.delete("internal/jobs-active/job-1")
     assert store.keys("internal/") == []
+
+
+@pytest.mark.parametrize("existing_directory", [True, False])
+def test_no_name_points_at_bytes_before_they_are_synced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, existing_directory: bool
+) -> None:
+    # What a power cut needs (no test can pull the plug): a key is linked or renamed into place
+    # only after the sync that puts its bytes on disk. Libraries that link first and sync
+    # never (obstore's LocalStore) or later would fail this.
+    import os
+
+    store = LocalObjectStore(tmp_path)
+    if existing_directory:
+        store.put("api/v1/questions/q-0", b"old")
+    calls: list[str] = []
+
+    def spy(name: str) -> object:
+        real = getattr(os, name)
+
+        def call(*args: object) -> object:
+            calls.append(name)
+            return real(*args)
+
+        return call
+
+    for name in ("sync", "link", "rename", "replace"):
+        monkeypatch.setattr(f"core.storage.os.{name}", spy(name))
+    store.put_new([(f"api/v1/questions/q-{i}", b"new") for i in range(1, 4)])
+    named = [i for i, c in enumerate(calls) if c != "sync"]
+    assert named and calls.index("sync") < min(named)
+    assert calls.count("sync") == 1  # one sync for the whole bulk write
+    written = range(0 if existing_directory else 1, 4)
+    assert store.keys("api/v1/questions/") == [f"api/v1/questions/q-{i}" for i in written]

@@ -23,13 +23,11 @@ import argparse
 import contextlib
 import multiprocessing
 import tempfile
-import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
 
 import httpx
 from pydantic import SecretStr
@@ -39,38 +37,14 @@ from core.settings import Settings
 from core.warehouse import open_warehouse
 from pipeline.compose import build_services, own_duplicate_gate
 from pipeline.fill.pool import fill_pool
-from tests.fake_openai import API_KEY, FakeModel, FakeOpenAI, Response, Route, serving
+from tests.fake_openai import API_KEY, FakeModel, Gauge, Route, serving
 
 CELLS = [(s, d) for s in Subject for d in Difficulty]
 
 
-class _Gauge:
-    """Wraps the chat route: calls under way at the server, and the most at once since reset."""
-
-    def __init__(self, route: Any) -> None:
-        self.route = route
-        self.now = self.most = 0
-        self.lock = threading.Lock()
-
-    def __call__(self, server: FakeOpenAI, body: dict[str, Any]) -> Response:
-        with self.lock:
-            self.now += 1
-            self.most = max(self.most, self.now)
-        try:
-            return self.route(server, body)
-        finally:
-            with self.lock:
-                self.now -= 1
-
-    def stats(self, server: FakeOpenAI, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-        with self.lock:
-            most, self.most = self.most, self.now
-        return 200, {"most_under_way": most}
-
-
 def _serve(latency: float, conn: Connection) -> None:
     """The fake server's process: serve until the parent closes its end of the pipe."""
-    gauge = _Gauge(FakeModel(latency=latency).script())
+    gauge = Gauge(FakeModel(latency=latency).script())
     routes: dict[str, Route] = {"/v1/chat/completions": gauge, "/v1/bench/stats": gauge.stats}
     with serving(routes) as (server, _):
         conn.send(server.base_url)

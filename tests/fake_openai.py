@@ -398,3 +398,28 @@ def openai_settings(home: Path, base_url: str, **overrides: Any) -> Settings:
         "openai_max_retries": 0,
     }
     return Settings(**{**fields, **overrides})
+
+
+class Gauge:
+    """A route wrapper that counts the requests under way at the server, and the most at once
+    (`stats` answers that most, then starts counting again from what is under way)."""
+
+    def __init__(self, route: Route) -> None:
+        self.route = route
+        self.now = self.most = 0
+        self._lock = threading.Lock()
+
+    def __call__(self, server: FakeOpenAI, body: dict[str, Any]) -> Any:
+        with self._lock:
+            self.now += 1
+            self.most = max(self.most, self.now)
+        try:
+            return self.route(server, body)
+        finally:
+            with self._lock:
+                self.now -= 1
+
+    def stats(self, server: FakeOpenAI, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        with self._lock:
+            most, self.most = self.most, self.now
+        return 200, {"most_under_way": most}

@@ -32,7 +32,7 @@ from tests.fake_openai import (
     ChatScript,
     FakeModel,
     FakeOpenAI,
-    Route,
+    Gauge,
     api_error,
     chat_completion,
     serving,
@@ -43,25 +43,6 @@ PHYSICS_UNIT = (Subject.PHYSICS, Difficulty.EASY, "phy-u07")
 # A unit cell and a whole-subject cell in one fill: fill_pool takes either kind of key.
 MIXED_CELLS: dict[Any, int] = {PHYSICS_UNIT: 8, (Subject.CHEMISTRY, Difficulty.HARD): 8}
 NEVER = 10**9  # a FakeModel rate that never fires
-
-
-class Gauge:
-    """A route wrapper that counts the requests under way at the server, and the most at once."""
-
-    def __init__(self, route: Route) -> None:
-        self.route = route
-        self.now = self.most = 0
-        self._lock = threading.Lock()
-
-    def __call__(self, server: FakeOpenAI, body: dict[str, Any]) -> Any:
-        with self._lock:
-            self.now += 1
-            self.most = max(self.most, self.now)
-        try:
-            return self.route(server, body)
-        finally:
-            with self._lock:
-                self.now -= 1
 
 
 def numbered_replies() -> Any:

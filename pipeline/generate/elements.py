@@ -14,6 +14,7 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import combinations
+from typing import NamedTuple
 
 from core.ids import digest
 from core.records import (
@@ -89,37 +90,43 @@ TREND_REASONS = {
 }
 
 
+Params = tuple[tuple[str, str], ...]
+
+
 def element_option(e: Element) -> str:
     return f"{e.name} ({e.symbol}, Z = {e.z})"
 
 
+class _Choice(NamedTuple):
+    """What a question asks and answers: four option texts, the answer among them."""
+
+    difficulty: Difficulty
+    reason: str
+    stem: str
+    options: list[str]
+    answer: str
+    explanation: str
+
+
 def _draft(
-    template_id: str,
-    topic_id: str,
-    difficulty: Difficulty,
-    reason: str,
-    stem: str,
-    options: list[str],
-    answer: str,
-    explanation: str,
-    params: tuple[tuple[str, str], ...],
-    syllabus: Syllabus,
-    seed: str,
+    template_id: str, topic_id: str, choice: _Choice, params: Params, syllabus: Syllabus, seed: str
 ) -> Draft | None:
-    if len(set(options)) != 4 or answer not in options:
+    """The choice as a single-correct draft, options shuffled by the seed; None when its
+    options are not four different texts with the answer among them."""
+    options = list(choice.options)
+    if len(set(options)) != 4 or choice.answer not in options:
         return None
     random.Random(digest([template_id, seed])).shuffle(options)
     provenance = Provenance(generator=GENERATOR, template_id=template_id, params=params)
-    tag = syllabus.topic(topic_id).tag
     return choice_draft(
-        tag,
-        difficulty,
-        reason,
+        syllabus.topic(topic_id).tag,
+        choice.difficulty,
+        choice.reason,
         QuestionFormat.SINGLE_CORRECT,
-        stem,
+        choice.stem,
         options,
-        answer,
-        explanation,
+        choice.answer,
+        choice.explanation,
         provenance,
     )
 
@@ -163,15 +170,11 @@ def trend_draft(
         f"**{key.name}** has the {word} {trend.label}. Values ({trend.unit}): {listed}.\n\n"
         f"{TREND_REASONS[trend.prop]}\n\nData: the mendeleev element-data package."
     )
+    options = [element_option(e) for e in members]
     return _draft(
         f"{TEMPLATE_PREFIX}trend",
         trend.topic_id,
-        difficulty,
-        reason,
-        stem,
-        [element_option(e) for e in members],
-        element_option(key),
-        explanation,
+        _Choice(difficulty, reason, stem, options, element_option(key), explanation),
         (("property", trend.prop), ("extreme", word), ("scope", scope)),
         syllabus,
         "|".join([trend.prop, word, *(e.symbol for e in members)]),
@@ -274,15 +277,12 @@ def configuration_draft(e: Element, data: ElementData, syllabus: Syllabus) -> Dr
         + "; ".join(f"{name} ({text})" for name, text in chosen)
         + ".\n\nData: the mendeleev element-data package."
     )
+    stem = f"The ground-state electronic configuration of {e.name.lower()} (Z = {e.z}) is"
+    options = [answer, *(t for _, t in chosen)]
     return _draft(
         f"{TEMPLATE_PREFIX}configuration",
         "che-electronic-configuration",
-        difficulty,
-        reason,
-        f"The ground-state electronic configuration of {e.name.lower()} (Z = {e.z}) is",
-        [answer, *(t for _, t in chosen)],
-        answer,
-        explanation,
+        _Choice(difficulty, reason, stem, options, answer, explanation),
         (("z", str(e.z)),),
         syllabus,
         e.symbol,
@@ -391,12 +391,7 @@ def ion_drafts(data: ElementData, difficulty: Difficulty, syllabus: Syllabus) ->
             draft = _draft(
                 f"{TEMPLATE_PREFIX}{'ion-moment' if moment else 'ion-unpaired'}",
                 "che-transition-metal-properties",
-                difficulty,
-                reason,
-                stem,
-                texts,
-                answer,
-                explanation,
+                _Choice(difficulty, reason, stem, texts, answer, explanation),
                 (("ion", f"{e.symbol}{ion.charge}+"),),
                 syllabus,
                 f"{e.symbol}{ion.charge}",

@@ -33,14 +33,9 @@ from core.settings import Settings
 from core.shapes import question_file_bytes
 from core.storage import ObjectStore
 from flows.services import Services
-from pipeline.assemble.assembly import (
-    PoolIndex,
-    Shortfall,
-    assemble_paper,
-    custom_request,
-    index_pool,
-    reassembled,
-)
+from pipeline.assemble.assembly import assemble_paper
+from pipeline.assemble.index import PoolIndex, index_pool
+from pipeline.assemble.request import Shortfall, custom_request, reassembled
 from pipeline.fill.topup import (
     SNAPSHOT_SCHEMA,
     StartAt,

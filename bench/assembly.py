@@ -29,27 +29,17 @@ from scipy.sparse import coo_matrix
 from core.records import Paper, Subject
 from core.settings import REPO_ROOT
 from kb.syllabus import Syllabus, load_syllabus
-from pipeline.assemble.assembly import (
-    DIFFICULTIES,
-    SUBJECTS,
-    PaperRequest,
-    PoolIndex,
-    Shortfall,
-    assemble_paper,
-    daily_request,
-    eligible_rows,
-    index_pool,
-    paper_from_rows,
-    seeded_hash,
-    shortlisted_rows,
-)
+from pipeline.assemble.assembly import assemble_paper, paper_from_rows
 from pipeline.assemble.blueprint import (
     Blueprint,
     class_caps,
     exam_difficulty_counts,
     load_blueprint,
 )
+from pipeline.assemble.index import PoolIndex, index_pool, seeded_hash
 from pipeline.assemble.paper_check import violations
+from pipeline.assemble.request import DIFFICULTIES, SUBJECTS, PaperRequest, Shortfall, daily_request
+from pipeline.assemble.shortlist import eligible_rows, shortlisted_rows
 from pipeline.fill.pool import UnitCell
 
 FIRST_DAY = dt.date(2026, 3, 1)

@@ -28,7 +28,8 @@ from core.storage import ObjectStore
 from core.warehouse import Warehouse, open_warehouse
 from flows.kb_services import own_duplicate_gate, reference_screens
 from flows.services import Services
-from pipeline.assemble.assembly import Shortfall, assemble_paper, daily_request
+from pipeline.assemble.assembly import assemble_paper
+from pipeline.assemble.request import Shortfall, daily_request
 from pipeline.fill.pool import Cell, UnitCell
 from pipeline.llm.batch import (
     ENDPOINT,

@@ -23,7 +23,7 @@ from flows import steps
 from flows.batch import BatchFillReport, batch_fill_step, report_lines
 from flows.services import Services, build_services
 from kb.ingest.run import IngestReport
-from pipeline.assemble.assembly import Shortfall, ShortfallError
+from pipeline.assemble.request import Shortfall, ShortfallError
 from pipeline.fill.pool import UNSOLVED
 from pipeline.llm.usage import ModelUsage, model_usage, usage_lines, usage_markdown
 from site_builder.export import ExportReport

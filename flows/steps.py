@@ -26,10 +26,10 @@ from flows.kb_services import (
 from flows.services import Services
 from kb.ingest.run import IngestReport
 from kb.store import question_rows
-from pipeline.assemble.assembly import (
+from pipeline.assemble.assembly import assemble_paper
+from pipeline.assemble.request import (
     Shortfall,
     ShortfallError,
-    assemble_paper,
     daily_exam_id,
     daily_request,
     reassembled,

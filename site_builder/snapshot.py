@@ -6,7 +6,7 @@ import io
 
 import polars as pl
 
-from pipeline.assemble.assembly import POOL_COLUMNS
+from pipeline.assemble.index import POOL_COLUMNS
 
 POOL_SNAPSHOT_KEY = "internal/pool/snapshot.parquet"
 # What the worker's assembler reads (it runs the same assembly on the snapshot), the template

@@ -13,7 +13,7 @@ from core.records import Draft, Paper, Question, SolverVerdict
 from core.warehouse import MIGRATIONS, SCHEMA_VERSION, open_warehouse
 from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
-from pipeline.assemble.assembly import POOL_COLUMNS
+from pipeline.assemble.index import POOL_COLUMNS
 from pipeline.generate.facts import FORWARD, REVERSE, single_correct_draft, two_statements_draft
 from pipeline.generate.numerical import numerical_draft
 from pipeline.templates.catalogue import TEMPLATES_BY_ID

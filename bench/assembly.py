@@ -365,18 +365,23 @@ def bench_size(
     return tallies
 
 
-def bench_shortfall(n: int, syllabus: Syllabus, blueprint: Blueprint, runs: int) -> None:
-    """A starved pool: Human Physiology (Zoology, at least 10) down to 6 questions and Physics
-    Hard left in three units. Ours reports the exact shortfall; the MIP, given one invented
-    question per (unit, difficulty) it likes, minimises their number on the same shortlist."""
-    pool = synthetic_pool(n, syllabus, blueprint)
+def starved_pool(pool: pl.DataFrame) -> pl.DataFrame:
+    """Human Physiology (Zoology, at least 10 a paper) down to 6 questions, Physics Hard left in
+    three units: a pool that cannot fill a paper."""
     physiology = pl.col("unit_id") == "bio-u05"
     pool = pl.concat([pool.filter(~physiology), pool.filter(physiology).head(6)])
-    pool = pool.filter(
+    return pool.filter(
         (pl.col("subject") != "Physics")
         | (pl.col("difficulty") != "Hard")
         | (pl.col("unit_id") <= "phy-u03")
     )
+
+
+def bench_shortfall(n: int, syllabus: Syllabus, blueprint: Blueprint, runs: int) -> None:
+    """On a starved pool (`starved_pool`) ours reports the exact shortfall; the MIP, given one
+    invented question per (unit, difficulty) it likes, minimises their number on the same
+    shortlist."""
+    pool = starved_pool(synthetic_pool(n, syllabus, blueprint))
     index = index_pool(pool)
     ours, mip = Tally([]), Tally([])
     agree = 0

@@ -137,19 +137,29 @@ class Choice:
     invented: dict[tuple[int, int], int] = field(default_factory=dict)
 
 
-def max_flow(
+@dataclass(frozen=True)
+class SelectionNetwork:
+    """One subject's network (module docstring), every question's own arc still closed."""
+
+    net: Network
+    source: int
+    sink: int
+    extra_to_sink: int
+    d_node: dict[int, int]  # difficulty index → node
+    d_arc: dict[int, int]  # difficulty index → its arc out of the source
+    u_node: dict[int, int]  # unit code → node
+    u_min: dict[int, int]  # unit code → its arc to the sink (the minimum)
+    u_extra: dict[int, int]  # unit code → its arc to X (beyond the minimum)
+    paths: list[list[int]]  # each question's arcs from the source to its unit
+    owned: list[int]  # each question's one arc that only it uses (capacity 0 until opened)
+
+
+def selection_network(
     c: Candidates,
     targets: Mapping[int, int],
     caps: Mapping[tuple[int, int], int],
     units: Mapping[int, tuple[int, int]],
-    open_cells: Collection[tuple[int, int]] = (),
-) -> Choice:
-    """The maximum flow (module docstring): a full selection whenever one exists.
-
-    With `open_cells` ((unit code, difficulty index) pairs), what the pool cannot supply is
-    completed with invented questions in those cells only, as few as possible (each costs 1:
-    successive cheapest paths from the maximum flow of real questions, which costs nothing).
-    """
+) -> SelectionNetwork:
     total = sum(targets.values())
     net = Network()
     source, sink, extra = net.node(), net.node(), net.node()
@@ -162,8 +172,8 @@ def max_flow(
     class_node: dict[tuple[int, int], tuple[int, int]] = {}
     group_size = Counter(c.group)
     group_node: dict[int, tuple[int, int]] = {}
-    paths: list[list[int]] = []  # each question's arcs from the source to its unit
-    owned: list[int] = []  # the one arc only that question owns
+    paths: list[list[int]] = []
+    owned: list[int] = []
     for d, cls, g, u in zip(c.difficulty, c.klass, c.group, c.unit, strict=True):
         path, tail = [d_arc[d]], d_node[d]
         if (d, cls) in caps:
@@ -183,6 +193,29 @@ def max_flow(
             owned.append(net.arc(tail, u_node[u], 0))
             path.append(owned[-1])
         paths.append(path)
+    return SelectionNetwork(
+        net, source, sink, extra_to_sink, d_node, d_arc, u_node, u_min, u_extra, paths, owned
+    )
+
+
+def max_flow(
+    c: Candidates,
+    targets: Mapping[int, int],
+    caps: Mapping[tuple[int, int], int],
+    units: Mapping[int, tuple[int, int]],
+    open_cells: Collection[tuple[int, int]] = (),
+) -> Choice:
+    """The maximum flow (module docstring): a full selection whenever one exists.
+
+    With `open_cells` ((unit code, difficulty index) pairs), what the pool cannot supply is
+    completed with invented questions in those cells only, as few as possible (each costs 1:
+    successive cheapest paths from the maximum flow of real questions, which costs nothing).
+    """
+    total = sum(targets.values())
+    sn = selection_network(c, targets, caps, units)
+    net, source, sink, extra_to_sink = sn.net, sn.source, sn.sink, sn.extra_to_sink
+    d_node, d_arc, u_node, u_min, u_extra = sn.d_node, sn.d_arc, sn.u_node, sn.u_min, sn.u_extra
+    paths, owned = sn.paths, sn.owned
     # Questions join tier by tier (never used first), so a later tier is drawn on only when
     # the earlier ones cannot complete the paper. Each tier: its questions along their own
     # paths in priority order, then augmenting paths.

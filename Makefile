@@ -38,6 +38,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.retrieval
 	$(BIN)/python -m bench.generation
 	$(BIN)/python -m bench.assembly
+	$(BIN)/python -m bench.maxflow
 	$(BIN)/python -m bench.export
 	$(BIN)/python -m bench.worker
 	$(BIN)/python -m bench.llm

@@ -30,7 +30,8 @@ from core.records import Attempt, OutboxEntry, Question, outbox_key
 from core.settings import Settings
 from core.shapes import question_file_bytes
 from core.storage import ObjectStore
-from pipeline.assemble.assembly import Shortfall, assemble_paper, custom_request
+from pipeline.assemble.assembly import assemble_paper
+from pipeline.assemble.request import Shortfall, custom_request
 from pipeline.compose import Services
 from pipeline.serve.job_work import Generation, exam_outcome, practice_questions
 from pipeline.serve.jobs import (

@@ -30,27 +30,17 @@ from core.pool import UnitCell
 from core.records import Paper, Subject
 from core.settings import REPO_ROOT
 from kb.syllabus import Syllabus, load_syllabus
-from pipeline.assemble.assembly import (
-    DIFFICULTIES,
-    SUBJECTS,
-    PaperRequest,
-    PoolIndex,
-    Shortfall,
-    assemble_paper,
-    daily_request,
-    eligible_rows,
-    index_pool,
-    paper_from_rows,
-    seeded_hash,
-    shortlisted_rows,
-)
+from pipeline.assemble.assembly import assemble_paper, paper_from_rows
 from pipeline.assemble.blueprint import (
     Blueprint,
     class_caps,
     exam_difficulty_counts,
     load_blueprint,
 )
+from pipeline.assemble.index import PoolIndex, index_pool, seeded_hash
 from pipeline.assemble.paper_check import violations
+from pipeline.assemble.request import DIFFICULTIES, SUBJECTS, PaperRequest, Shortfall, daily_request
+from pipeline.assemble.shortlist import eligible_rows, shortlisted_rows
 
 FIRST_DAY = dt.date(2026, 3, 1)
 NUMERICAL_SHARE = {"Physics": 0.7, "Chemistry": 0.4, "Botany": 0.0, "Zoology": 0.0}
@@ -375,18 +365,23 @@ def bench_size(
     return tallies
 
 
-def bench_shortfall(n: int, syllabus: Syllabus, blueprint: Blueprint, runs: int) -> None:
-    """A starved pool: Human Physiology (Zoology, at least 10) down to 6 questions and Physics
-    Hard left in three units. Ours reports the exact shortfall; the MIP, given one invented
-    question per (unit, difficulty) it likes, minimises their number on the same shortlist."""
-    pool = synthetic_pool(n, syllabus, blueprint)
+def starved_pool(pool: pl.DataFrame) -> pl.DataFrame:
+    """Human Physiology (Zoology, at least 10 a paper) down to 6 questions, Physics Hard left in
+    three units: a pool that cannot fill a paper."""
     physiology = pl.col("unit_id") == "bio-u05"
     pool = pl.concat([pool.filter(~physiology), pool.filter(physiology).head(6)])
-    pool = pool.filter(
+    return pool.filter(
         (pl.col("subject") != "Physics")
         | (pl.col("difficulty") != "Hard")
         | (pl.col("unit_id") <= "phy-u03")
     )
+
+
+def bench_shortfall(n: int, syllabus: Syllabus, blueprint: Blueprint, runs: int) -> None:
+    """On a starved pool (`starved_pool`) ours reports the exact shortfall; the MIP, given one
+    invented question per (unit, difficulty) it likes, minimises their number on the same
+    shortlist."""
+    pool = starved_pool(synthetic_pool(n, syllabus, blueprint))
     index = index_pool(pool)
     ours, mip = Tally([]), Tally([])
     agree = 0

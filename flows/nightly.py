@@ -22,7 +22,7 @@ from core.settings import Settings
 from flows import steps
 from flows.steps import batch_fill_step
 from kb.ingest.run import IngestReport
-from pipeline.assemble.assembly import Shortfall, ShortfallError
+from pipeline.assemble.request import Shortfall, ShortfallError
 from pipeline.compose import Services, build_services
 from pipeline.fill.batch import BatchFillReport, report_lines
 from pipeline.fill.engine import UNSOLVED

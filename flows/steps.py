@@ -19,10 +19,10 @@ from core.settings import Settings
 from core.warehouse import Warehouse, open_warehouse
 from kb.ingest.run import IngestReport
 from kb.store import question_rows
-from pipeline.assemble.assembly import (
+from pipeline.assemble.assembly import assemble_paper
+from pipeline.assemble.request import (
     Shortfall,
     ShortfallError,
-    assemble_paper,
     daily_exam_id,
     daily_request,
 )

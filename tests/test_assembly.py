@@ -12,16 +12,7 @@ import pytest
 from core.pool import POOL_SCHEMA
 from core.records import OPTION_KEYS, Difficulty, Paper, Subject
 from kb.syllabus import Syllabus
-from pipeline.assemble.assembly import (
-    PaperRequest,
-    Shortfall,
-    ShortfallError,
-    assemble_paper,
-    custom_request,
-    daily_paper,
-    daily_request,
-    index_pool,
-)
+from pipeline.assemble.assembly import assemble_paper, daily_paper
 from pipeline.assemble.blueprint import (
     Blueprint,
     BlueprintError,
@@ -29,7 +20,15 @@ from pipeline.assemble.blueprint import (
     load_blueprint,
     parse_distribution,
 )
+from pipeline.assemble.index import index_pool
 from pipeline.assemble.paper_check import violations
+from pipeline.assemble.request import (
+    PaperRequest,
+    Shortfall,
+    ShortfallError,
+    custom_request,
+    daily_request,
+)
 from tests.conftest import DATA_DIR
 
 DAY = dt.date(2026, 1, 15)
@@ -339,7 +338,7 @@ def test_a_questions_seeded_place_depends_only_on_its_id(
 
 
 def test_a_cell_a_round_did_not_help_is_stalled() -> None:
-    from pipeline.assemble.assembly import stalled_cells
+    from pipeline.assemble.request import stalled_cells
 
     a = (Subject.BOTANY, Difficulty.EASY, "bio-u07")
     b = (Subject.BOTANY, Difficulty.EASY, "bio-u01")

@@ -14,15 +14,12 @@ from hypothesis import strategies as st
 from bench.assembly import mip_selection
 from core.pool import POOL_SCHEMA
 from core.records import Difficulty, Paper, Subject
-from pipeline.assemble.assembly import (
-    PaperRequest,
-    Shortfall,
-    assemble_paper,
-    eligible_rows,
-    index_pool,
-)
+from pipeline.assemble.assembly import assemble_paper
 from pipeline.assemble.blueprint import Blueprint, UnitRange
+from pipeline.assemble.index import index_pool
 from pipeline.assemble.paper_check import violations
+from pipeline.assemble.request import PaperRequest, Shortfall
+from pipeline.assemble.shortlist import eligible_rows
 
 CAPPABLE = ("single_correct", "match_list", "figure")  # "numerical" is never capped here
 FORMATS = ("single_correct", "match_list", "numerical")

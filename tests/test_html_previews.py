@@ -36,8 +36,10 @@ from core.storage import OBJECT_SUFFIX, LocalObjectStore, validate_key
 from core.warehouse import open_warehouse
 from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
-from pipeline.assemble.assembly import SUBJECTS, daily_request, index_pool, paper_from_rows
+from pipeline.assemble.assembly import paper_from_rows
 from pipeline.assemble.blueprint import load_blueprint
+from pipeline.assemble.index import index_pool
+from pipeline.assemble.request import SUBJECTS, daily_request
 from pipeline.fill.pool import fill_pool
 from pipeline.generate.drafter import OfflineDrafter
 from pipeline.generate.numerical import numerical_draft

@@ -489,7 +489,8 @@ def test_offline_services_refuse_batch_mode(tmp_path: Path) -> None:
 def test_the_nightly_step_asks_for_what_the_date_s_paper_lacks(
     tmp_path: Path, syllabus: Syllabus
 ) -> None:
-    from pipeline.assemble.assembly import Shortfall, assemble_paper, daily_request
+    from pipeline.assemble.assembly import assemble_paper
+    from pipeline.assemble.request import Shortfall, daily_request
 
     day = dt.date(2026, 1, 5)
     with batch_serving(agreeing) as fake:

@@ -5,7 +5,7 @@ counts by the largest-remainder method), a min–max count per syllabus unit, an
 difficulty on question classes. A question's class is `figure` when it shows a figure, else its
 format; caps are shares of that difficulty's count, rounded down. Keeping every question under
 at most one cap, and caps within one difficulty, is what lets the assembler solve a paper as a
-network flow, exactly (see pipeline/assemble/assembly.py).
+network flow, exactly (see pipeline/assemble/flow.py).
 """
 
 from __future__ import annotations

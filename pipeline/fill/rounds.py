@@ -11,7 +11,7 @@ from collections.abc import Callable, Collection, Mapping
 
 from core.pool import UnitCell
 from core.records import Paper
-from pipeline.assemble.assembly import Shortfall, reassembled
+from pipeline.assemble.request import Shortfall, reassembled
 from pipeline.fill.engine import CellReport
 
 log = logging.getLogger("qforge")

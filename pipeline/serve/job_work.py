@@ -14,14 +14,10 @@ import polars as pl
 
 from core.pool import SNAPSHOT_SCHEMA, UnitCell, near_duplicate_group, pool_rows
 from core.records import Attempt, Difficulty, Paper, Question
-from pipeline.assemble.assembly import (
-    PaperRequest,
-    PoolIndex,
-    Shortfall,
-    assemble_paper,
-    index_pool,
-)
+from pipeline.assemble.assembly import assemble_paper
 from pipeline.assemble.blueprint import Blueprint
+from pipeline.assemble.index import PoolIndex, index_pool
+from pipeline.assemble.request import PaperRequest, Shortfall
 from pipeline.fill.engine import CellReport
 from pipeline.fill.rounds import fill_until_assembled
 from pipeline.fill.topup import VariantStarts, template_counts, top_up, topic_drafts

@@ -43,6 +43,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.worker
 	$(BIN)/python -m bench.llm
 	$(BIN)/python -m bench.storage
+	$(BIN)/python -m bench.libraries
 
 clean:
 	rm -rf $(VENV) .qforge .pytest_cache .mypy_cache .ruff_cache

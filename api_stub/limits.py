@@ -54,7 +54,12 @@ class _Bucket:
 
 
 class RateLimiter:
-    """A token bucket per key: `per_minute` steady, `burst` at once (per replica)."""
+    """A token bucket per key: `per_minute` steady, `burst` at once (per replica).
+
+    Kept over the `limits` package, which has windows, not buckets: its nearest (`burst` per
+    the refill time) makes a client that spent its burst wait out the whole window, and it
+    reads the wall clock with no way to pass one in (BENCHMARKS.md, `bench/libraries.py`).
+    """
 
     def __init__(self, per_minute: int, burst: int, clock: Callable[[], float]) -> None:
         self.rate = per_minute / 60.0

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from api_stub.cache import AnswerCache
 from api_stub.pool_cache import PoolCache
 from api_stub.requests import exam_order, practice_order
 from core.pool import pool_rows
@@ -174,8 +175,7 @@ class JobRunner:
         self._executor: ThreadPoolExecutor | None = self._new_executor()
         self._lock = threading.Lock()
         self._mine: set[str] = set()  # jobs queued or running in this process
-        self._answers: dict[str, bytes] = {}  # completed jobs' poll answers, oldest first
-        self._answers_size = 0
+        self._answers = AnswerCache(ANSWER_CACHE_BYTES)  # completed jobs' poll answers
         self._stop = threading.Event()
         self._watch: threading.Thread | None = None
 
@@ -351,18 +351,8 @@ class JobRunner:
         # Only COMPLETED is final: a job failed as interrupted may yet be completed by a
         # replica that was only slow, and a kept FAILED would hide that.
         if job.status is JobStatus.COMPLETED:
-            self._keep_answer(job_id, body)
+            self._answers.keep(job_id, body)
         return body
-
-    def _keep_answer(self, job_id: str, body: bytes) -> None:
-        with self._lock:
-            if job_id in self._answers:
-                return
-            self._answers[job_id] = body
-            self._answers_size += len(body)
-            while self._answers_size > ANSWER_CACHE_BYTES and len(self._answers) > 1:
-                oldest = next(iter(self._answers))
-                self._answers_size -= len(self._answers.pop(oldest))
 
     def recover(self) -> int:
         """Take over every unfinished job whose replica went quiet; returns how many."""
@@ -549,5 +539,5 @@ class JobRunner:
         self.store.delete(active_key(job.job_id))
         # The first poll usually follows at once: answer it without reading the copy back.
         answer = job_document(done, {**document, "url": url_of(key)})
-        self._keep_answer(done.job_id, answer_bytes(answer))
+        self._answers.keep(done.job_id, answer_bytes(answer))
         return done

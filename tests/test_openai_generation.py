@@ -440,6 +440,7 @@ def test_numerical_options_match_within_their_printed_rounding() -> None:
         ("h * c / 500e-9", 3.97289e-19),
         ("log(e**2) + sin(pi / 2)", 3.0),
         ("2**-3", 0.125),
+        ("log(8, 2) + max(1, 2.5)", 5.5),
     ],
 )
 def test_safe_eval_computes_arithmetic(expression: str, value: float) -> None:
@@ -474,6 +475,23 @@ def test_safe_eval_computes_arithmetic(expression: str, value: float) -> None:
         "sqrt(-1)",
         "",
         "1 +" + " 1 +" * 300 + " 1",
+        # simpleeval takes all of these by default; the evaluator must not.
+        "1 < 2",
+        "not 1",
+        "1 and 2",
+        "7 // 2",
+        "7 % 2",
+        "1 << 2",
+        "~1",
+        "(1, 2)",
+        "True",
+        "1j",
+        "sqrt",
+        "max()",
+        "min(*(1, 2))",
+        "f'{1}'",
+        "x = 1",
+        "-" * 199 + "1",
     ],
 )
 def test_safe_eval_refuses(expression: str) -> None:

@@ -19,6 +19,7 @@ from fastapi.testclient import TestClient
 from pydantic import SecretStr
 
 from api_stub.app import create_app
+from api_stub.cache import AnswerCache
 from api_stub.limits import key_id
 from api_stub.runner import JobRunner
 from core.providers import object_store
@@ -399,7 +400,8 @@ def test_a_finished_job_answers_from_memory_what_the_store_holds(
     client, runner = make_client()
     r = client.post("/api/v1/exams/generate", json=GOOD_EXAM, headers=AUTH)
     job_id = r.json()["job_id"]
-    kept = runner._answers[job_id]  # kept at completion, before any poll
+    kept = runner._answers.get(job_id)  # kept at completion, before any poll
+    assert kept is not None
     assert client.get(f"/api/v1/jobs/{job_id}", headers=AUTH).content == kept
     replica = JobRunner(runner.services, clock=runner.clock, monotonic=runner.monotonic)
     assert replica.answer(job_id) == kept
@@ -419,14 +421,16 @@ def test_a_failed_job_answer_is_not_kept(make_client: Callable[..., Any]) -> Non
     assert job.job_id not in runner._answers
 
 
-def test_kept_answers_stay_within_their_byte_bound(
-    make_client: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr("api_stub.runner.ANSWER_CACHE_BYTES", 25)
-    _, runner = make_client()
+def test_kept_answers_stay_within_their_byte_bound() -> None:
+    answers = AnswerCache(max_bytes=25)
     for n in range(5):
-        runner._keep_answer(f"job-{n}", b"x" * 10)
-    assert list(runner._answers) == ["job-3", "job-4"] and runner._answers_size == 20
+        answers.keep(f"job-{n}", b"x" * 10)
+    assert answers.job_ids() == ["job-3", "job-4"] and answers.size == 20
+    assert answers.get("job-3") == b"x" * 10  # read: now the most recent
+    answers.keep("job-5", b"y" * 10)
+    assert answers.job_ids() == ["job-3", "job-5"] and answers.get("job-4") is None
+    answers.keep("job-huge", b"z" * 26)  # over the whole bound: not kept, nothing dropped
+    assert answers.job_ids() == ["job-3", "job-5"] and answers.size == 20
 
 
 def test_an_exam_short_of_questions_generates_them(make_client: Callable[..., Any]) -> None:

@@ -1,11 +1,12 @@
 """A restricted evaluator for a model's answer expression: arithmetic, constants, math functions.
 
-The expression comes from a language model, so it is data, never code: it is parsed with `ast`
-and walked node by node against a whitelist. Numeric literals, `+ - * / **`, unary minus and
-plus, parentheses, names from `CONSTANTS` and calls of the functions in `FUNCTIONS` (positional
-arguments only) are allowed; anything else (attributes, subscripts, imports, lambdas,
-comprehensions, strings, keywords) is refused with `UnsafeExpressionError` before any of it
-runs. Every value is a float, exponents are bounded and every result must be finite, so no
+The expression comes from a language model, so it is data, never code. It is parsed as one
+Python expression (never a statement) and walked by `simpleeval`, given only what an answer
+needs: numeric literals, `+ - * / **`, unary minus and plus, parentheses, names from
+`CONSTANTS` and calls of the functions in `FUNCTIONS` (positional arguments only). Any other
+node (attributes, subscripts, imports, lambdas, comprehensions, comparisons, conditionals,
+strings, keywords) has no handler and is refused with `UnsafeExpressionError`. Every value is a
+float, exponents are bounded and every intermediate and final value must be finite, so no
 expression can hang the run or exhaust memory.
 """
 
@@ -13,11 +14,15 @@ from __future__ import annotations
 
 import ast
 import math
+import operator
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
+from typing import Any
+
+from simpleeval import InvalidExpression, OperatorNotDefined, SimpleEval
 
 MAX_EXPRESSION_CHARS = 400
-MAX_NODES = 200
+MAX_NODES = 200  # also bounds the evaluator's recursion depth
 MAX_EXPONENT = 512.0
 
 # SI values (CODATA 2018); an expression that wants NEET's rounded values writes the numbers.
@@ -68,18 +73,76 @@ FUNCTIONS: Mapping[str, Callable[..., float]] = MappingProxyType(
     }
 )
 
-_BINARY: Mapping[type[ast.operator], Callable[[float, float], float]] = MappingProxyType(
-    {
-        ast.Add: lambda a, b: a + b,
-        ast.Sub: lambda a, b: a - b,
-        ast.Mult: lambda a, b: a * b,
-        ast.Div: lambda a, b: a / b,
-    }
-)
-
 
 class UnsafeExpressionError(ValueError):
     """An answer expression that is not allowed, or that has no finite value."""
+
+
+def _finite(value: float) -> float:
+    if not math.isfinite(value):
+        raise UnsafeExpressionError("the value is not finite")
+    return value
+
+
+def _power(base: float, exponent: float) -> float:
+    # Tighter than simpleeval's own bound (|exponent| <= 4,000,000): a float power stays cheap.
+    if abs(exponent) > MAX_EXPONENT:
+        raise UnsafeExpressionError(f"exponent {exponent:g} is out of bounds")
+    if base < 0 and not exponent.is_integer():
+        raise UnsafeExpressionError("negative base with a fractional exponent")
+    return _finite(base**exponent)
+
+
+def _finite_result(f: Callable[..., float]) -> Callable[..., float]:
+    return lambda *args: _finite(float(f(*args)))
+
+
+# Only these operators have handlers: `2 ^ 3`, `7 // 2`, `1 < 2` or `not 1` are refused.
+_OPERATORS: Mapping[type[ast.AST], Callable[..., float]] = MappingProxyType(
+    {
+        ast.Add: _finite_result(operator.add),
+        ast.Sub: _finite_result(operator.sub),
+        ast.Mult: _finite_result(operator.mul),
+        ast.Div: _finite_result(operator.truediv),
+        ast.Pow: _power,
+        ast.USub: operator.neg,
+        ast.UAdd: operator.pos,
+    }
+)
+_FUNCTIONS = {name: _finite_result(f) for name, f in FUNCTIONS.items()}
+
+
+class _ArithmeticEval(SimpleEval):
+    """simpleeval with handlers for numbers, names, operators and calls only."""
+
+    def __init__(self) -> None:
+        super().__init__(operators=dict(_OPERATORS), functions=_FUNCTIONS, names=CONSTANTS)
+        self.nodes = {
+            ast.Constant: self._eval_constant,
+            ast.Name: self._eval_name,
+            ast.UnaryOp: self._eval_unaryop,
+            ast.BinOp: self._eval_binop,
+            ast.Call: self._eval_call,  # keyword and starred arguments have no handler
+        }
+
+    def _eval_constant(self, node: ast.Constant) -> float:
+        value = node.value
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise UnsafeExpressionError(f"literal {value!r} is not a number")
+        return _finite(float(value))
+
+    def _eval_name(self, node: ast.Name) -> float:
+        # simpleeval would answer a function's name with the function itself.
+        if node.id in FUNCTIONS:
+            raise UnsafeExpressionError(f"{node.id!r} is a function, not a value")
+        if node.id not in CONSTANTS:
+            raise UnsafeExpressionError(f"unknown name {node.id!r}")
+        return CONSTANTS[node.id]
+
+    def _eval_call(self, node: ast.Call) -> Any:
+        if not node.args:
+            raise UnsafeExpressionError("a call needs positional arguments (and takes only those)")
+        return super()._eval_call(node)
 
 
 def safe_eval(expression: str) -> float:
@@ -89,85 +152,23 @@ def safe_eval(expression: str) -> float:
     if len(expression) > MAX_EXPRESSION_CHARS:
         raise UnsafeExpressionError(f"expression longer than {MAX_EXPRESSION_CHARS} characters")
     try:
+        # Parsed here in eval mode: simpleeval's own parse takes statements (`x = 1` answers 1).
         tree = ast.parse(expression.strip(), mode="eval")
     except SyntaxError as exc:
         raise UnsafeExpressionError(f"not an expression: {exc.msg}") from None
     except ValueError as exc:  # e.g. a NUL byte
         raise UnsafeExpressionError(f"not an expression: {exc}") from None
-    nodes = list(ast.walk(tree))
-    if len(nodes) > MAX_NODES:
+    if sum(1 for _ in ast.walk(tree)) > MAX_NODES:
         raise UnsafeExpressionError(f"expression has more than {MAX_NODES} parts")
-    for node in nodes:  # refuse before evaluating anything
-        _check(node)
     try:
-        value = _eval(tree.body)
+        # A new evaluator per call: simpleeval keeps the expression on the instance.
+        value = _ArithmeticEval().eval(expression, previously_parsed=tree.body)
     except UnsafeExpressionError:
         raise
+    except OperatorNotDefined as exc:  # its message would print the ast object
+        raise UnsafeExpressionError(f"{type(exc.attr).__name__} is not allowed") from None
+    except InvalidExpression as exc:  # no handler for the node, unknown function, ...
+        raise UnsafeExpressionError(f"not allowed: {exc}") from None
     except (ArithmeticError, ValueError, TypeError) as exc:  # 1/0, sqrt(-1), log(0), ...
         raise UnsafeExpressionError(f"no value: {exc}") from None
     return _finite(value)
-
-
-def _check(node: ast.AST) -> None:
-    allowed = (
-        ast.Expression,
-        ast.BinOp,
-        ast.UnaryOp,
-        ast.Constant,
-        ast.Name,
-        ast.Call,
-        ast.Load,
-        ast.Add,
-        ast.Sub,
-        ast.Mult,
-        ast.Div,
-        ast.Pow,
-        ast.USub,
-        ast.UAdd,
-    )
-    if not isinstance(node, allowed):
-        raise UnsafeExpressionError(f"{type(node).__name__} is not allowed")
-    if isinstance(node, ast.Constant) and (
-        isinstance(node.value, bool) or not isinstance(node.value, int | float)
-    ):
-        raise UnsafeExpressionError(f"literal {node.value!r} is not a number")
-    if isinstance(node, ast.Name) and node.id not in CONSTANTS and node.id not in FUNCTIONS:
-        raise UnsafeExpressionError(f"unknown name {node.id!r}")
-    if isinstance(node, ast.Call):
-        if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
-            raise UnsafeExpressionError("only calls of the listed math functions are allowed")
-        if node.keywords or not node.args:
-            raise UnsafeExpressionError(f"{node.func.id}() takes positional arguments only")
-        if any(isinstance(a, ast.Starred) for a in node.args):
-            raise UnsafeExpressionError("starred arguments are not allowed")
-
-
-def _finite(value: float) -> float:
-    if not math.isfinite(value):
-        raise UnsafeExpressionError("the value is not finite")
-    return value
-
-
-def _eval(node: ast.expr) -> float:
-    if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
-        return _finite(float(node.value))
-    if isinstance(node, ast.Name):
-        if node.id not in CONSTANTS:
-            raise UnsafeExpressionError(f"{node.id!r} is a function, not a value")
-        return CONSTANTS[node.id]
-    if isinstance(node, ast.UnaryOp):
-        operand = _eval(node.operand)
-        return -operand if isinstance(node.op, ast.USub) else operand
-    if isinstance(node, ast.BinOp):
-        left, right = _eval(node.left), _eval(node.right)
-        if isinstance(node.op, ast.Pow):
-            if abs(right) > MAX_EXPONENT:
-                raise UnsafeExpressionError(f"exponent {right:g} is out of bounds")
-            if left < 0 and not right.is_integer():
-                raise UnsafeExpressionError("negative base with a fractional exponent")
-            return _finite(left**right)
-        return _finite(_BINARY[type(node.op)](left, right))
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-        args = [_eval(a) for a in node.args]
-        return _finite(float(FUNCTIONS[node.func.id](*args)))
-    raise UnsafeExpressionError(f"{type(node).__name__} is not allowed")

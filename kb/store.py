@@ -53,87 +53,60 @@ def column_values(table: Any, column: str) -> list[Any]:
     return list(table.search().select([column]).limit(n).to_arrow().column(column).to_pylist())
 
 
-def _tag_fields() -> list[pa.Field]:
-    return [
-        pa.field("subject", pa.string()),
-        pa.field("unit_id", pa.string()),
-        pa.field("chapter_id", pa.string()),
-        pa.field("topic_id", pa.string()),
+def _strings(*names: str) -> list[pa.Field]:
+    return [pa.field(n, pa.string()) for n in names]
+
+
+def _searchable(dim: int, fields: list[pa.Field], tagged: bool) -> pa.Schema:
+    """A vector table: its own fields, the text that was embedded, the syllabus tag when the
+    content is tagged, then the model and its vector (in this order, as stored tables have it)."""
+    tag = [
+        *_strings("subject", "unit_id", "chapter_id", "topic_id"),
         pa.field("tag_confidence", pa.float32()),
-        pa.field("tag_method", pa.string()),
-        pa.field("syllabus_status", pa.string()),
+        *_strings("tag_method", "syllabus_status"),
     ]
+    return pa.schema(
+        [
+            *fields,
+            pa.field("text", pa.string()),
+            *(tag if tagged else []),
+            pa.field("embedding_model", pa.string()),
+            pa.field("vector", pa.list_(pa.float32(), dim)),
+        ]
+    )
 
 
 def chunk_schema(dim: int) -> pa.Schema:
-    return pa.schema(
-        [
-            pa.field("chunk_id", pa.string()),
-            pa.field("doc_id", pa.string()),
-            pa.field("source", pa.string()),
-            pa.field("title", pa.string()),
-            pa.field("section", pa.string()),
-            pa.field("page", pa.int32()),
-            pa.field("licence", pa.string()),
-            pa.field("text", pa.string()),
-            *_tag_fields(),
-            pa.field("embedding_model", pa.string()),
-            pa.field("vector", pa.list_(pa.float32(), dim)),
-        ]
-    )
+    fields = [
+        *_strings("chunk_id", "doc_id", "source", "title", "section"),
+        pa.field("page", pa.int32()),
+        *_strings("licence"),
+    ]
+    return _searchable(dim, fields, tagged=True)
 
 
 def figure_schema(dim: int) -> pa.Schema:
-    return pa.schema(
-        [
-            pa.field("figure_id", pa.string()),
-            pa.field("doc_id", pa.string()),
-            pa.field("source", pa.string()),
-            pa.field("section", pa.string()),
-            pa.field("caption", pa.string()),
-            pa.field("alt", pa.string()),
-            pa.field("caption_source", pa.string()),
-            pa.field("captioned", pa.bool_()),
-            pa.field("image_keys", pa.list_(pa.string())),
-            pa.field("text", pa.string()),
-            *_tag_fields(),
-            pa.field("embedding_model", pa.string()),
-            pa.field("vector", pa.list_(pa.float32(), dim)),
-        ]
-    )
+    fields = [
+        *_strings("figure_id", "doc_id", "source", "section", "caption", "alt", "caption_source"),
+        pa.field("captioned", pa.bool_()),
+        pa.field("image_keys", pa.list_(pa.string())),
+    ]
+    return _searchable(dim, fields, tagged=True)
 
 
 def reference_schema(dim: int) -> pa.Schema:
-    return pa.schema(
-        [
-            pa.field("ref_id", pa.string()),
-            pa.field("question", pa.string()),
-            pa.field("options", pa.list_(pa.string())),
-            pa.field("answer", pa.string()),
-            pa.field("subject", pa.string()),
-            pa.field("topic", pa.string()),
-            pa.field("source", pa.string()),
-            pa.field("text", pa.string()),
-            pa.field("embedding_model", pa.string()),
-            pa.field("vector", pa.list_(pa.float32(), dim)),
-        ]
-    )
+    fields = [
+        *_strings("ref_id", "question"),
+        pa.field("options", pa.list_(pa.string())),
+        *_strings("answer", "subject", "topic", "source"),
+    ]
+    return _searchable(dim, fields, tagged=False)
 
 
 def question_schema(dim: int) -> pa.Schema:
     """Stored questions, for near-duplicate checks of new drafts."""
-    return pa.schema(
-        [
-            pa.field("question_id", pa.string()),
-            pa.field("subject", pa.string()),
-            pa.field("unit_id", pa.string()),
-            pa.field("chapter_id", pa.string()),
-            pa.field("topic_id", pa.string()),
-            pa.field("text", pa.string()),
-            pa.field("embedding_model", pa.string()),
-            pa.field("vector", pa.list_(pa.float32(), dim)),
-        ]
-    )
+    fields = _strings("question_id", "subject", "unit_id", "chapter_id", "topic_id")
+    return _searchable(dim, fields, tagged=False)
 
 
 def content_text(content: QuestionContent) -> str:

@@ -30,7 +30,8 @@ SearchMode = Literal["hybrid", "vector", "fts"]
 FILTER_COLUMNS = ("subject", "unit_id", "chapter_id", "topic_id")
 # Past this many rows an exact scan gets slow: LanceDB then keeps an IVF index of the vectors.
 VECTOR_INDEX_MIN_ROWS = 20_000
-# Searches look for writes by other processes at most this often.
+# Reads look for other processes' writes (the nightly's) at most this often; writers, under the
+# write lock, check out the latest version themselves.
 REFRESH = timedelta(seconds=1)
 DOCUMENTS = "documents"
 
@@ -387,8 +388,8 @@ class KnowledgeStore:
         try:
             rows = query.limit(k).to_list()
         except (ValueError, RuntimeError):
-            # No full-text index yet (nothing indexed), or a text with no terms: the hybrid
-            # query has only its vector side then, and full-text search has nothing.
+            # No full-text index yet (nothing indexed), or an empty text: the hybrid query has
+            # only its vector side then, and full-text search has nothing.
             if mode == "vector":
                 raise
             if mode == "fts":

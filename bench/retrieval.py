@@ -3,8 +3,10 @@
 Run with `make bench` (or `python -m bench.retrieval`). It ingests the bundled knowledge base into
 a temporary store (reporting ingest throughput), pads the chunk table to 50,000 rows with
 distractor chunks made by shuffling the words of bundled sentences, builds the indexes, then runs
-the queries of bench/retrieval_queries.json. The baseline in the same run is LanceDB's own hybrid
-query (`query_type="hybrid"`, RRF reranker), against our fused FTS + vector search.
+the queries of bench/retrieval_queries.json through `KnowledgeStore.search`, which is LanceDB's
+own full-text, vector and hybrid query (RRF reranker). The baseline in the same run is the same
+hybrid query with an exact vector scan (the IVF vector index bypassed): what the index costs in
+recall and saves in time at 50k rows. Below 20k rows there is no vector index, so the two agree.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any
 import pyarrow as pa
 
 from core.settings import Settings
-from kb.store import KnowledgeStore
+from kb.store import KnowledgeStore, chunk_schema
 from pipeline.compose import build_ingestor
 
 QUERIES = Path(__file__).with_name("retrieval_queries.json")
@@ -63,16 +65,17 @@ def file_id(source: str) -> str:
     return Path(source).stem
 
 
-def lancedb_hybrid(ks: KnowledgeStore, text: str, k: int) -> list[str]:
-    """The baseline: LanceDB's own hybrid query (IVF vector index, FTS, RRF reranker)."""
-    t = ks.table("chunks")
+def exact_hybrid(ks: KnowledgeStore, text: str, k: int) -> list[str]:
+    """The baseline: the store's hybrid query with the vector side an exact scan."""
     q = ks.embedder.embed([text])[0]
     res = (
-        t.search(query_type="hybrid")
+        ks.table("chunks")
+        .search(query_type="hybrid")
         .vector(q)
         .text(text)
+        .distance_type("cosine")
+        .bypass_vector_index()
         .where("syllabus_status = 'in_syllabus'", prefilter=True)
-        .select(["source"])
         .limit(k)
         .to_list()
     )
@@ -105,7 +108,7 @@ def main(argv: list[str] | None = None) -> None:
             "hybrid": lambda q: [
                 file_id(h.source) for h in ks.search("chunks", q, k=5, mode="hybrid")
             ],
-            "baseline lancedb hybrid": lambda q: lancedb_hybrid(ks, q, 5),
+            "baseline: exact hybrid": lambda q: exact_hybrid(ks, q, 5),
         }
 
         def recall(fn: Any) -> float:
@@ -116,7 +119,8 @@ def main(argv: list[str] | None = None) -> None:
         t0 = time.perf_counter()
         for start in range(0, pad, 10_000):
             rows = filler_rows(ks, min(10_000, pad - start), seed=start)
-            ks.table("chunks").add(pa.Table.from_pylist(rows, schema=ks._schemas["chunks"]))
+            schema = chunk_schema(ks.embedder.dim)
+            ks.table("chunks").add(pa.Table.from_pylist(rows, schema=schema))
         ks.build_indexes(force=True)
         print(
             f"table: {ks.count('chunks')} chunks ({real_chunks} real, {pad} filler); "

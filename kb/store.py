@@ -7,12 +7,12 @@ document missing from the manifest (a crash mid-document) are removed by `repair
 
 from __future__ import annotations
 
+import math
 import re
-import time
 from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, Literal
 
@@ -28,12 +28,11 @@ from core.runlock import held
 
 SearchMode = Literal["hybrid", "vector", "fts"]
 FILTER_COLUMNS = ("subject", "unit_id", "chapter_id", "topic_id")
-# Past this many rows a flat scan gets slow: partition the vectors (IVF) and probe the best few.
-IVF_MIN_ROWS = 20_000
-IVF_PROBES = 24
-RRF_K = 60
-# Searches look for writes by other processes at most this often.
-REFRESH_SECONDS = 1.0
+# Past this many rows an exact scan gets slow: LanceDB then keeps an IVF index of the vectors.
+VECTOR_INDEX_MIN_ROWS = 20_000
+# Reads look for other processes' writes (the nightly's) at most this often; writers, under the
+# write lock, check out the latest version themselves.
+REFRESH = timedelta(seconds=1)
 DOCUMENTS = "documents"
 
 
@@ -53,87 +52,60 @@ def column_values(table: Any, column: str) -> list[Any]:
     return list(table.search().select([column]).limit(n).to_arrow().column(column).to_pylist())
 
 
-def _tag_fields() -> list[pa.Field]:
-    return [
-        pa.field("subject", pa.string()),
-        pa.field("unit_id", pa.string()),
-        pa.field("chapter_id", pa.string()),
-        pa.field("topic_id", pa.string()),
+def _strings(*names: str) -> list[pa.Field]:
+    return [pa.field(n, pa.string()) for n in names]
+
+
+def _searchable(dim: int, fields: list[pa.Field], tagged: bool) -> pa.Schema:
+    """A vector table: its own fields, the text that was embedded, the syllabus tag when the
+    content is tagged, then the model and its vector (in this order, as stored tables have it)."""
+    tag = [
+        *_strings("subject", "unit_id", "chapter_id", "topic_id"),
         pa.field("tag_confidence", pa.float32()),
-        pa.field("tag_method", pa.string()),
-        pa.field("syllabus_status", pa.string()),
+        *_strings("tag_method", "syllabus_status"),
     ]
+    return pa.schema(
+        [
+            *fields,
+            pa.field("text", pa.string()),
+            *(tag if tagged else []),
+            pa.field("embedding_model", pa.string()),
+            pa.field("vector", pa.list_(pa.float32(), dim)),
+        ]
+    )
 
 
 def chunk_schema(dim: int) -> pa.Schema:
-    return pa.schema(
-        [
-            pa.field("chunk_id", pa.string()),
-            pa.field("doc_id", pa.string()),
-            pa.field("source", pa.string()),
-            pa.field("title", pa.string()),
-            pa.field("section", pa.string()),
-            pa.field("page", pa.int32()),
-            pa.field("licence", pa.string()),
-            pa.field("text", pa.string()),
-            *_tag_fields(),
-            pa.field("embedding_model", pa.string()),
-            pa.field("vector", pa.list_(pa.float32(), dim)),
-        ]
-    )
+    fields = [
+        *_strings("chunk_id", "doc_id", "source", "title", "section"),
+        pa.field("page", pa.int32()),
+        *_strings("licence"),
+    ]
+    return _searchable(dim, fields, tagged=True)
 
 
 def figure_schema(dim: int) -> pa.Schema:
-    return pa.schema(
-        [
-            pa.field("figure_id", pa.string()),
-            pa.field("doc_id", pa.string()),
-            pa.field("source", pa.string()),
-            pa.field("section", pa.string()),
-            pa.field("caption", pa.string()),
-            pa.field("alt", pa.string()),
-            pa.field("caption_source", pa.string()),
-            pa.field("captioned", pa.bool_()),
-            pa.field("image_keys", pa.list_(pa.string())),
-            pa.field("text", pa.string()),
-            *_tag_fields(),
-            pa.field("embedding_model", pa.string()),
-            pa.field("vector", pa.list_(pa.float32(), dim)),
-        ]
-    )
+    fields = [
+        *_strings("figure_id", "doc_id", "source", "section", "caption", "alt", "caption_source"),
+        pa.field("captioned", pa.bool_()),
+        pa.field("image_keys", pa.list_(pa.string())),
+    ]
+    return _searchable(dim, fields, tagged=True)
 
 
 def reference_schema(dim: int) -> pa.Schema:
-    return pa.schema(
-        [
-            pa.field("ref_id", pa.string()),
-            pa.field("question", pa.string()),
-            pa.field("options", pa.list_(pa.string())),
-            pa.field("answer", pa.string()),
-            pa.field("subject", pa.string()),
-            pa.field("topic", pa.string()),
-            pa.field("source", pa.string()),
-            pa.field("text", pa.string()),
-            pa.field("embedding_model", pa.string()),
-            pa.field("vector", pa.list_(pa.float32(), dim)),
-        ]
-    )
+    fields = [
+        *_strings("ref_id", "question"),
+        pa.field("options", pa.list_(pa.string())),
+        *_strings("answer", "subject", "topic", "source"),
+    ]
+    return _searchable(dim, fields, tagged=False)
 
 
 def question_schema(dim: int) -> pa.Schema:
     """Stored questions, for near-duplicate checks of new drafts."""
-    return pa.schema(
-        [
-            pa.field("question_id", pa.string()),
-            pa.field("subject", pa.string()),
-            pa.field("unit_id", pa.string()),
-            pa.field("chapter_id", pa.string()),
-            pa.field("topic_id", pa.string()),
-            pa.field("text", pa.string()),
-            pa.field("embedding_model", pa.string()),
-            pa.field("vector", pa.list_(pa.float32(), dim)),
-        ]
-    )
+    fields = _strings("question_id", "subject", "unit_id", "chapter_id", "topic_id")
+    return _searchable(dim, fields, tagged=False)
 
 
 def content_text(content: QuestionContent) -> str:
@@ -206,7 +178,7 @@ class KnowledgeStore:
 
     def __init__(self, uri: str, embedder: Embedder) -> None:
         self.uri = str(uri)
-        self.db = lancedb.connect(uri)
+        self.db = lancedb.connect(uri, read_consistency_interval=REFRESH)
         self.embedder = embedder
         slug = model_slug(embedder.model_id)
         self.names = {
@@ -222,9 +194,6 @@ class KnowledgeStore:
             "questions": question_schema(embedder.dim),
         }
         self._fts_dirty: set[str] = set()
-        self._snapshots: dict[str, _Snapshot] = {}
-        self._refreshed: dict[str, float] = {}
-        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="kb-search")
         self._tables: dict[str, Any] = {}
 
     # -- tables -----------------------------------------------------------------------------
@@ -257,7 +226,6 @@ class KnowledgeStore:
         with self._writing():
             for kind in ("figures", "chunks", DOCUMENTS):
                 self.table(kind).delete(f"source IN ({listed})")
-                self._snapshots.pop(kind, None)
 
     def repair(self) -> int:
         """Delete rows of documents that never reached the manifest; returns rows removed.
@@ -275,7 +243,6 @@ class KnowledgeStore:
                 for orphan in ids - committed:
                     before = t.count_rows()
                     t.delete(f"doc_id = {_sql(orphan)}")
-                    self._snapshots.pop(kind, None)
                     removed += before - t.count_rows()
         return removed
 
@@ -341,11 +308,10 @@ class KnowledgeStore:
         return len(fresh)
 
     def _append(self, kind: str, rows: list[dict[str, Any]]) -> None:
-        """Add rows to a searchable table; its full-text index and snapshot are then stale."""
+        """Add rows to a searchable table; its full-text index is then stale."""
         if rows:
             self.table(kind).add(pa.Table.from_pylist(rows, schema=self._schemas[kind]))
             self._fts_dirty.add(kind)
-            self._snapshots.pop(kind, None)
 
     def near_duplicates(
         self, kind: Literal["questions", "references"], text: str, threshold: float, k: int = 5
@@ -359,7 +325,6 @@ class KnowledgeStore:
 
         Under the write lock: two processes building one index conflict in LanceDB's commit.
         """
-        self._snapshots.clear()
         with self._writing():
             for kind in ("chunks", "figures", "references", "questions"):
                 t = self.table(kind)
@@ -375,10 +340,10 @@ class KnowledgeStore:
                     c for c in _META[kind] if c in (*FILTER_COLUMNS, "syllabus_status", "captioned")
                 ]:
                     t.create_index(column, config=Bitmap(), replace=True)
-                if n >= IVF_MIN_ROWS:
+                if n >= VECTOR_INDEX_MIN_ROWS:
                     t.create_index(
                         "vector",
-                        config=IvfFlat(distance_type="cosine", num_partitions=int(np.sqrt(n))),
+                        config=IvfFlat(distance_type="cosine", num_partitions=math.isqrt(n)),
                         replace=True,
                     )
         self._fts_dirty.clear()
@@ -398,65 +363,39 @@ class KnowledgeStore:
         vector: NDArray[np.float32] | None = None,
         include_unlisted: bool = False,
     ) -> list[Hit]:
-        """Best hits for text: BM25 full-text, vector (cosine), or both fused by reciprocal rank.
+        """Best hits for text: BM25 full-text, vector (cosine similarity), or LanceDB's hybrid
+        query (both, fused by reciprocal rank; its score is the fused one).
 
         `filters` are equalities on subject, unit_id, chapter_id or topic_id. Content tagged to
         deleted or out-of-syllabus topics, and uncaptioned figures, are left out unless
         `include_unlisted` (uncaptioned figures are left out always).
         """
-        wanted = {c: v for c, v in (filters or {}).items() if v}
-        allowed = {"references": ("subject",)}.get(kind, FILTER_COLUMNS)
-        if set(wanted) - set(allowed):
-            raise ValueError(f"cannot filter {kind} on {sorted(set(wanted) - set(allowed))}")
+        where = _where(_conditions(kind, filters, include_unlisted))
         t = self.table(kind)
-        now = time.monotonic()
-        if kind not in self._snapshots or now - self._refreshed.get(kind, 0.0) > REFRESH_SECONDS:
-            t.checkout_latest()  # see what another process (the nightly) wrote since
-            self._snapshot(kind, t)
-            self._refreshed[kind] = now
-        snapshot = self._snapshots[kind]
-        if snapshot.size == 0:
-            return []
-        conditions: dict[str, str | bool] = dict(wanted)
-        if kind in ("chunks", "figures") and not include_unlisted:
-            conditions["syllabus_status"] = "in_syllabus"
-        if kind == "figures":
-            conditions["captioned"] = True
-        depth = k if mode != "hybrid" else max(20, 4 * k)
-        lists: list[list[tuple[int, float]]] = []
-        # The full-text query runs in LanceDB's native threads while numpy scores vectors.
-        fts = (
-            self._pool.submit(self._fts, t, text, depth, _where(conditions))
-            if mode in ("fts", "hybrid")
-            else None
-        )
-        if mode in ("vector", "hybrid"):
-            q = vector if vector is not None else self.embedder.embed([text])[0]
-            lists.append(snapshot.nearest(q, depth, conditions))
-        if fts is not None:
-            lists.insert(0, fts.result())
-        ranked = lists[0] if mode != "hybrid" else _rrf(lists)
-        return [snapshot.hit(kind, rowid, score) for rowid, score in ranked[:k]]
-
-    def _snapshot(self, kind: str, t: Any) -> _Snapshot:
-        """The table's rows in memory (ids, metadata, vectors), reloaded when the table changes."""
-        version = t.version
-        cached = self._snapshots.get(kind)
-        if cached is None or cached.version != version:
-            cached = _Snapshot.load(t, kind, version, self.embedder.dim)
-            self._snapshots[kind] = cached
-        return cached
-
-    @staticmethod
-    def _fts(t: Any, text: str, k: int, where: str | None) -> list[tuple[int, float]]:
-        q = t.search(text, query_type="fts").select(["_score"]).with_row_id(True).limit(k)
+        if mode == "fts":
+            query = t.search(text, query_type="fts").select([*_META[kind], "_score"])
+        else:
+            vector = vector if vector is not None else self.embedder.embed([text])[0]
+            if mode == "vector":
+                query = t.search(vector, query_type="vector").select([*_META[kind], "_distance"])
+            else:
+                # No select: LanceDB passes it to both legs, and each leg warns on stderr (every
+                # query) unless given its own score column, which the other leg lacks.
+                query = t.search(query_type="hybrid").vector(vector).text(text)
+            query = query.distance_type("cosine")  # the metric of the IVF index
         if where:
-            q = q.where(where, prefilter=True)
+            query = query.where(where, prefilter=True)
         try:
-            rows = q.to_list()
-        except (ValueError, RuntimeError):  # no FTS index yet, or a query with no terms
-            return []
-        return [(int(r["_rowid"]), float(r["_score"])) for r in rows]
+            rows = query.limit(k).to_list()
+        except (ValueError, RuntimeError):
+            # No full-text index yet (nothing indexed), or an empty text: the hybrid query has
+            # only its vector side then, and full-text search has nothing.
+            if mode == "vector":
+                raise
+            if mode == "fts":
+                return []
+            return self.search(kind, text, k, "vector", filters, vector, include_unlisted)
+        return [_hit(kind, row, _score(mode, row)) for row in rows]
 
 
 _META = {
@@ -475,6 +414,22 @@ _META = {
 }
 
 
+def _conditions(
+    kind: str, filters: Mapping[str, str | None] | None, include_unlisted: bool
+) -> dict[str, str | bool]:
+    """The equalities a search of `kind` keeps rows by: the caller's filters and the listing."""
+    wanted = {c: v for c, v in (filters or {}).items() if v}
+    allowed = {"references": ("subject",)}.get(kind, FILTER_COLUMNS)
+    if set(wanted) - set(allowed):
+        raise ValueError(f"cannot filter {kind} on {sorted(set(wanted) - set(allowed))}")
+    conditions: dict[str, str | bool] = dict(wanted)
+    if kind in ("chunks", "figures") and not include_unlisted:
+        conditions["syllabus_status"] = "in_syllabus"
+    if kind == "figures":
+        conditions["captioned"] = True
+    return conditions
+
+
 def _where(conditions: Mapping[str, str | bool]) -> str | None:
     parts = [
         f"{c} = {str(v).lower() if isinstance(v, bool) else _sql(v)}"
@@ -483,129 +438,22 @@ def _where(conditions: Mapping[str, str | bool]) -> str | None:
     return " AND ".join(parts) or None
 
 
-@dataclass
-class _Snapshot:
-    """Exact in-memory vector search: at knowledge-base sizes one matrix product is faster than
-    an approximate index, and it needs no tuning. Rows are addressed by LanceDB row id."""
+def _score(mode: SearchMode, row: Mapping[str, Any]) -> float:
+    if mode == "fts":
+        return float(row["_score"])
+    if mode == "vector":
+        return 1.0 - float(row["_distance"])  # LanceDB's cosine distance is 1 - similarity
+    return float(row["_relevance_score"])
 
-    version: int
-    kind: str
-    columns: dict[str, NDArray[Any]]
-    matrix: NDArray[np.float32]
-    position: dict[int, int]
-    rowids: NDArray[np.int64]
-    _masks: dict[tuple[tuple[str, str | bool], ...], NDArray[np.bool_]] = field(
-        default_factory=dict
+
+def _hit(kind: str, row: Mapping[str, Any], score: float) -> Hit:
+    return Hit(
+        kind=KIND_NAMES[kind],  # type: ignore[arg-type]
+        id=str(row[_META[kind][0]]),
+        score=round(score, 5),
+        text=str(row["text"]),
+        source=str(row.get("source") or ""),
+        where=str(row.get("section") or ""),
+        subject=row.get("subject") or None,
+        topic_id=row.get("topic_id", row.get("topic")) or None,
     )
-    centroids: NDArray[np.float32] | None = None
-    offsets: NDArray[np.int64] | None = None
-
-    @property
-    def size(self) -> int:
-        return len(self.position)
-
-    @classmethod
-    def load(cls, t: Any, kind: str, version: int, dim: int) -> _Snapshot:
-        n = t.count_rows()
-        if n == 0:
-            return cls(version, kind, {}, np.zeros((0, dim), np.float32), {}, np.zeros(0, np.int64))
-        data = t.search().select([*_META[kind], "vector"]).with_row_id(True).limit(n).to_arrow()
-        vectors = data.column("vector").combine_chunks()
-        matrix = np.asarray(vectors.values.to_numpy(zero_copy_only=False), dtype=np.float32)
-        matrix = matrix.reshape(n, dim)
-        columns = {c: np.asarray(data.column(c).to_pylist(), dtype=object) for c in _META[kind]}
-        rowids = np.asarray(data.column("_rowid").to_pylist(), dtype=np.int64)
-        centroids, offsets = None, None
-        if n >= IVF_MIN_ROWS:
-            # Rows are regrouped by partition so a probe reads contiguous memory.
-            centroids, assignment = _kmeans(matrix, int(np.sqrt(n)))
-            order = np.argsort(assignment, kind="stable")
-            matrix, rowids = matrix[order], rowids[order]
-            columns = {c: v[order] for c, v in columns.items()}
-            offsets = np.searchsorted(assignment[order], np.arange(len(centroids) + 1))
-        snapshot = cls(
-            version, kind, columns, matrix, {int(r): i for i, r in enumerate(rowids)}, rowids
-        )
-        snapshot.centroids, snapshot.offsets = centroids, offsets
-        return snapshot
-
-    def mask(self, conditions: Mapping[str, str | bool]) -> NDArray[np.bool_]:
-        """Rows meeting every equality; cached, since a few filters serve most queries."""
-        key = tuple(sorted(conditions.items()))
-        keep = self._masks.get(key)
-        if keep is None:
-            keep = np.ones(self.size, dtype=bool)
-            for column, value in conditions.items():
-                keep &= self.columns[column] == value
-            self._masks[key] = keep
-        return keep
-
-    def nearest(
-        self, q: NDArray[np.float32], k: int, conditions: Mapping[str, str | bool]
-    ) -> list[tuple[int, float]]:
-        """Top-k rows by cosine: exact on small tables, over the best IVF partitions on large."""
-        keep = self.mask(conditions)
-        if self.centroids is None or self.offsets is None:
-            candidates = np.arange(self.size)
-            scores = self.matrix @ q
-        else:
-            probes = np.argsort(-(self.centroids @ q))[:IVF_PROBES]
-            candidates = np.concatenate(
-                [np.arange(self.offsets[p], self.offsets[p + 1]) for p in probes]
-            )
-            scores = self.matrix[candidates] @ q
-        scores = np.where(keep[candidates], scores, -np.inf)
-        k = min(k, len(candidates))
-        if k == 0:
-            return []
-        top = np.argpartition(-scores, k - 1)[:k]
-        top = top[np.argsort(-scores[top], kind="stable")]
-        return [
-            (int(self.rowids[candidates[i]]), float(scores[i]))
-            for i in top
-            if np.isfinite(scores[i])
-        ]
-
-    def hit(self, kind: str, rowid: int, score: float) -> Hit:
-        i = self.position[rowid]
-        c = self.columns
-        ident = _META[kind][0]
-        return Hit(
-            kind=KIND_NAMES[kind],  # type: ignore[arg-type]
-            id=str(c[ident][i]),
-            score=round(score, 5),
-            text=str(c["text"][i]),
-            source=str(c["source"][i]) if "source" in c else "",
-            where=str(c["section"][i] or "") if "section" in c else "",
-            subject=c["subject"][i] or None,
-            topic_id=(c["topic_id"][i] if "topic_id" in c else c["topic"][i]) or None,
-        )
-
-
-def _kmeans(
-    matrix: NDArray[np.float32], k: int, iterations: int = 8, seed: int = 0
-) -> tuple[NDArray[np.float32], NDArray[np.int64]]:
-    """Spherical k-means on a sample, then every row assigned to its nearest centroid."""
-    rng = np.random.default_rng(seed)
-    sample = matrix[rng.choice(len(matrix), size=min(len(matrix), 40 * k), replace=False)]
-    centroids = sample[rng.choice(len(sample), size=k, replace=False)].copy()
-    for _ in range(iterations):
-        labels = np.argmax(sample @ centroids.T, axis=1)
-        for c in range(k):
-            members = sample[labels == c]
-            if len(members):
-                mean = members.sum(axis=0)
-                centroids[c] = mean / max(float(np.linalg.norm(mean)), 1e-12)
-    assignment = np.concatenate(
-        [np.argmax(block @ centroids.T, axis=1) for block in np.array_split(matrix, 16)]
-    )
-    return centroids, assignment.astype(np.int64)
-
-
-def _rrf(lists: Sequence[list[tuple[int, float]]]) -> list[tuple[int, float]]:
-    """Reciprocal-rank fusion: each list adds 1/(60 + rank) for the rows it ranks."""
-    scores: dict[int, float] = {}
-    for results in lists:
-        for rank, (rowid, _) in enumerate(results, start=1):
-            scores[rowid] = scores.get(rowid, 0.0) + 1.0 / (RRF_K + rank)
-    return sorted(scores.items(), key=lambda x: -x[1])

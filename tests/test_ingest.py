@@ -345,3 +345,37 @@ def test_a_file_of_one_repeated_line_cannot_flood_the_store(ingestor: Ingestor, 
     hits = capped.kstore.search("chunks", "image distance of a thin lens", k=8, mode="vector")
     assert sum("flood.md" in h.source for h in hits) <= 2
     assert any("lens.md" in h.source for h in hits)
+
+
+def test_a_large_table_is_searched_through_lancedbs_vector_index(
+    tmp_path: Path, embedder, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import kb.store
+
+    monkeypatch.setattr(kb.store, "VECTOR_INDEX_MIN_ROWS", 256)
+    words = sorted(set(" ".join(p.read_text() for p in DATA_DIR.glob("kb/chunks/*.md")).split()))
+    rng = random.Random(3)
+    texts = [" ".join(rng.sample(words, 12)) for _ in range(300)]
+    vectors = embedder.embed(texts)
+    subjects = ["Physics", "Botany"]
+    ks = KnowledgeStore(str(tmp_path / "lancedb"), embedder)
+    rows = [
+        {
+            "question_id": f"q{i}",
+            "subject": subjects[i % 2],
+            "text": text,
+            "embedding_model": embedder.model_id,
+            "vector": v.tolist(),
+        }
+        for i, (text, v) in enumerate(zip(texts, vectors, strict=True))
+    ]
+    assert ks.add_questions(rows) == 300
+    # Before any full-text index exists, a hybrid search has its vector side only.
+    assert ks.search("questions", texts[4], k=1)[0].id == "q4"
+    ks.build_indexes()
+    kinds = {i.index_type for i in ks.table("questions").list_indices() if "vector" in i.columns}
+    assert kinds == {"IvfFlat"}
+    hits = ks.search("questions", texts[7], k=3, mode="vector", filters={"subject": "Botany"})
+    assert hits[0].id == "q7" and hits[0].score > 0.999
+    assert all(h.subject == "Botany" for h in hits) and len(hits) == 3
+    assert ks.search("questions", texts[9], k=1, mode="hybrid")[0].id == "q9"

@@ -38,7 +38,7 @@ def fill_until_assembled(
     for round_ in range(rounds):
         if not isinstance(outcome, Shortfall):
             break
-        log.info("fill: round %d, short of %d questions", round_ + 1, outcome.total)
+        log.info("pool: round %d, short of %d questions", round_ + 1, outcome.total)
         reports = generate(
             {cell: n << round_ if doubling else n for cell, n in outcome.cells.items()}
         )

@@ -4,7 +4,7 @@ Per subject, choosing the questions is a network flow, not an integer program (t
 and why its maximum decides exactly: pipeline.assemble.flow). A paper exists exactly when the
 maximum flow is n; a smaller maximum R proves a shortfall of n − R new questions.
 
-Only a shortlist enters the flow: per (subject, unit, difficulty, class) cell, the best question
+Only a shortlist enters the flow: per (subject, unit, difficulty, class) bucket, the best question
 of each group, and of those the best U_u. The maximum flow is unchanged (exchange argument: a
 flow uses at most U_u groups of unit u, so an unused shortlisted group is always there to swap
 in). A greedy pass in priority order fills the paper almost always; the flow is run only when
@@ -14,7 +14,7 @@ recently used, then a hash of the seed and the question id.
 Three rules sit outside the flow, each rarely binding: near-duplicates that cross conflict
 groups (the worse is left out and the flow runs again), groups shared across subjects (a later
 subject leaves what an earlier one took), and the answer-key range per letter (swaps within a
-cell after the flow; `balanced_keys`). Where they bind, a shortfall may exceed the minimum.
+bucket after the flow; `balanced_keys`). Where they bind, a shortfall may exceed the minimum.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ from pipeline.assemble.selection import (
     placed_shortfall,
     swap_candidates,
 )
-from pipeline.assemble.shortlist import Plan, request_plan, shortlist_by_cell
+from pipeline.assemble.shortlist import Plan, request_plan, shortlist_by_bucket
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,7 @@ def assemble_paper(
     """
     index = pool if isinstance(pool, PoolIndex) else index_pool(pool)
     plan = request_plan(index, request, blueprint)
-    rows = shortlist_by_cell(index, plan)
+    rows = shortlist_by_bucket(index, plan)
     rows = rows[np.argsort(plan.priority[rows])]
     unit_ids = {code: unit for code, (_, unit) in plan.unit_names.items()}
     shortfall: dict[UnitCell, int] = {}
@@ -164,9 +164,10 @@ def assemble_paper(
         keys = np.bincount(index.key[chosen], minlength=len(OPTION_KEYS))
         balanced: list[int] | None = chosen
         if keys.min() < lo or keys.max() > hi:
-            # Swaps stay within the chosen questions' cells: only those rows can come in.
-            in_cells = np.flatnonzero(plan.eligible & np.isin(index.cell, index.cell[chosen]))
-            spare = in_cells[~taken[index.group[in_cells]] & ~taken_enemies[index.enemy[in_cells]]]
+            # Swaps stay within the chosen questions' buckets: only those rows can come in.
+            in_buckets = np.flatnonzero(plan.eligible & np.isin(index.bucket, index.bucket[chosen]))
+            free = ~taken[index.group[in_buckets]] & ~taken_enemies[index.enemy[in_buckets]]
+            spare = in_buckets[free]
             spare = swap_candidates(index, spare[np.argsort(plan.priority[spare])], len(chosen))
             balanced = balanced_keys(
                 index, chosen, spare.tolist(), plan.priority, blueprint.answer_keys_per_letter

@@ -22,9 +22,9 @@ _USES_BITS, _DATE_BITS = 4, 12  # priority tiers: papers so far (0–15), last-u
 
 @dataclass(frozen=True, eq=False)
 class PoolIndex:
-    """A pool frame as integer codes, rows grouped in (cell, group) runs, ready for requests.
+    """A pool frame as integer codes, rows grouped in (bucket, group) runs, ready for requests.
 
-    A cell is (subject, unit, difficulty, class); a class is `figure` or the format. A paper
+    A bucket is (subject, unit, difficulty, class); a class is `figure` or the format. A paper
     takes at most one question of each conflict group (`group`: one template or fact relation
     in one format, merged with any other whose stem is the same text) and of each
     near-duplicate group (`enemy`). Building one costs about as much as reading the pool; the
@@ -51,15 +51,15 @@ class PoolIndex:
     id_rank: NDArray[np.int64]  # position of the id in sorted order: the final tie-break
     row_of_rank: NDArray[np.int64]
     id_word: NDArray[np.uint64]
-    cell: NDArray[np.int64]
-    cell_unit: NDArray[np.int64]  # cell code → unit code, difficulty, class
-    cell_difficulty: NDArray[np.int64]
-    cell_class: NDArray[np.int64]
+    bucket: NDArray[np.int64]
+    bucket_unit: NDArray[np.int64]  # bucket code → unit code, difficulty, class
+    bucket_difficulty: NDArray[np.int64]
+    bucket_class: NDArray[np.int64]
     run_starts: NDArray[np.int64]
-    run_cell_key: NDArray[np.uint64]  # each run's cell, in the priority key's top bits
+    run_bucket_key: NDArray[np.uint64]  # each run's bucket, in the priority key's top bits
     base_priority: NDArray[np.uint64]  # the priority key without its seeded hash bits
     index_bits: int
-    cell_bits: int
+    bucket_bits: int
     hash_bits: int
 
     @property
@@ -70,7 +70,7 @@ class PoolIndex:
     @property
     def invalid(self) -> np.uint64:
         """The priority of an ineligible row: above every real one (ids never fill their bits)."""
-        return np.uint64((1 << (64 - self.cell_bits)) - 1)
+        return np.uint64((1 << (64 - self.bucket_bits)) - 1)
 
     def __len__(self) -> int:
         return len(self.question_ids)
@@ -132,33 +132,34 @@ def index_pool(pool: pl.DataFrame) -> PoolIndex:
         .rank("dense")
         .cast(pl.Int64)
         .sub(1)
-        .alias("_cell"),
-    ).sort("_cell", "_group", "question_id")
-    cell = _int64(frame["_cell"].to_numpy())
+        .alias("_bucket"),
+    ).sort("_bucket", "_group", "question_id")
+    bucket = _int64(frame["_bucket"].to_numpy())
     n = frame.height
     run_break = np.ones(n, dtype=bool)
     if n:
         group = frame["_group"].to_numpy()
-        run_break[1:] = (cell[1:] != cell[:-1]) | (group[1:] != group[:-1])
+        run_break[1:] = (bucket[1:] != bucket[:-1]) | (group[1:] != group[:-1])
     id_rank = _int64((frame["question_id"].rank("ordinal").cast(pl.Int64) - 1).to_numpy())
     row_of_rank = np.empty(n, dtype=np.int64)
     row_of_rank[id_rank] = np.arange(n)
     unit_codes = _int64(frame["_unit_code"].to_numpy())
-    n_cells = int(cell.max()) + 1 if n else 0
-    cell_unit, cell_difficulty, cell_class = (np.zeros(n_cells, dtype=np.int64) for _ in range(3))
-    cell_unit[cell] = unit_codes
-    cell_difficulty[cell] = frame["_difficulty"].to_numpy()
-    cell_class[cell] = frame["_class_code"].to_numpy()
+    n_buckets = int(bucket.max()) + 1 if n else 0
+    zeros = (np.zeros(n_buckets, dtype=np.int64) for _ in range(3))
+    bucket_unit, bucket_difficulty, bucket_class = zeros
+    bucket_unit[bucket] = unit_codes
+    bucket_difficulty[bucket] = frame["_difficulty"].to_numpy()
+    bucket_class[bucket] = frame["_class_code"].to_numpy()
     last_used_rank = _int64(
         frame["last_used"].cast(pl.String).rank("dense").fill_null(0).to_numpy()
     )
     times_used = _int64(frame["times_used"].cast(pl.Int64).to_numpy())
-    # One 64-bit priority key per row: [cell | uses | last-use rank | seeded hash | id rank],
-    # so one integer sort orders rows by cell and priority, and the low bits name the row.
+    # One 64-bit priority key per row: [bucket | uses | last-use rank | seeded hash | id rank],
+    # so one integer sort orders rows by bucket and priority, and the low bits name the row.
     # Only the hash depends on the request; the rest is laid down here.
     index_bits = max(1, n.bit_length())
-    cell_bits = max(1, (int(cell.max()) if n else 0).bit_length())
-    hash_bits = 64 - cell_bits - _USES_BITS - _DATE_BITS - index_bits
+    bucket_bits = max(1, (int(bucket.max()) if n else 0).bit_length())
+    hash_bits = 64 - bucket_bits - _USES_BITS - _DATE_BITS - index_bits
     if hash_bits < 8:
         raise ValueError(f"pool of {n} rows is too large for one 64-bit priority key")
     uses = np.minimum(times_used, (1 << _USES_BITS) - 1).astype(np.uint64)
@@ -199,15 +200,15 @@ def index_pool(pool: pl.DataFrame) -> PoolIndex:
         id_rank=id_rank,
         row_of_rank=row_of_rank,
         id_word=_id_words(frame["question_id"]),
-        cell=cell,
-        cell_unit=cell_unit,
-        cell_difficulty=cell_difficulty,
-        cell_class=cell_class,
+        bucket=bucket,
+        bucket_unit=bucket_unit,
+        bucket_difficulty=bucket_difficulty,
+        bucket_class=bucket_class,
         run_starts=np.flatnonzero(run_break),
-        run_cell_key=cell[run_break].astype(np.uint64) << np.uint64(64 - cell_bits),
+        run_bucket_key=bucket[run_break].astype(np.uint64) << np.uint64(64 - bucket_bits),
         base_priority=base_priority,
         index_bits=index_bits,
-        cell_bits=cell_bits,
+        bucket_bits=bucket_bits,
         hash_bits=hash_bits,
     )
 

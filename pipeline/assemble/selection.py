@@ -79,12 +79,12 @@ def flow_without_enemies(
 
 
 def swap_candidates(index: PoolIndex, spare: NDArray[np.int64], chosen: int) -> NDArray[np.int64]:
-    """The rows a key swap can bring in, best first: per (cell, key) the best row of each
+    """The rows a key swap can bring in, best first: per (bucket, key) the best row of each
     conflict group, and of those the best 2 × chosen + 1 (the chosen questions block at most
     that many groups and near-duplicate groups, so one always stays free if any can)."""
     if not len(spare):
         return spare
-    ck = index.cell[spare] * len(OPTION_KEYS) + index.key[spare]
+    ck = index.bucket[spare] * len(OPTION_KEYS) + index.key[spare]
     group = index.group[spare]
     position = np.arange(len(spare))
     order = np.lexsort((position, group, ck))
@@ -105,7 +105,7 @@ def balanced_keys(
     key_range: tuple[int, int],
 ) -> list[int] | None:
     """Chosen rows with every key within `key_range`, by swapping a question for one of the
-    same cell (unit, difficulty, class: every count and cap holds) whose key is scarcer and
+    same bucket (unit, difficulty, class: every count and cap holds) whose key is scarcer and
     which clashes with no other chosen question; None when no such swap is left.
 
     `spare` are the subject's eligible rows, best first. Each swap brings in the best question
@@ -117,9 +117,9 @@ def balanced_keys(
     keys = Counter(int(index.key[r]) for r in chosen)
     groups = Counter(int(index.group[r]) for r in chosen)
     enemies = Counter(int(index.enemy[r]) for r in chosen)
-    by_cell: dict[int, list[int]] = {}
+    by_bucket: dict[int, list[int]] = {}
     for r in spare:
-        by_cell.setdefault(int(index.cell[r]), []).append(r)
+        by_bucket.setdefault(int(index.bucket[r]), []).append(r)
 
     def off() -> int:
         return sum(max(0, lo - keys[k]) + max(0, keys[k] - hi) for k in range(len(OPTION_KEYS)))
@@ -133,9 +133,9 @@ def balanced_keys(
         for j in range(len(chosen) - 1, -1, -1):
             q = chosen[j]
             give = int(index.key[q])
-            for r in by_cell.get(int(index.cell[q]), ()):
+            for r in by_bucket.get(int(index.bucket[q]), ()):
                 if best is not None and int(priority[r]) >= best[0]:
-                    break  # rows come best first: nothing later in this cell beats `best`
+                    break  # rows come best first: nothing later in this bucket beats `best`
                 g, e, take = int(index.group[r]), int(index.enemy[r]), int(index.key[r])
                 if r in taken or not helps(give, take):
                     continue

@@ -1,5 +1,5 @@
 """A request resolved against the pool index: which rows it may use, in what priority, and the
-shortlist that enters the flow (per cell, the best question of each group, the best U_u)."""
+shortlist that enters the flow (per bucket, the best question of each group, the best U_u)."""
 
 from __future__ import annotations
 
@@ -53,9 +53,9 @@ def request_plan(index: PoolIndex, request: PaperRequest, blueprint: Blueprint) 
         for i, d in enumerate(DIFFICULTIES):
             for j, cls in enumerate(index.classes):
                 class_ok[i, j] |= targets[s][d] > 0 and caps[s].get((d, cls)) != 0
-    # Unit and class rules hold per cell: decide them for the few cells, then look them up.
-    cell_ok = unit_ok[index.cell_unit] & class_ok[index.cell_difficulty, index.cell_class]
-    eligible = cell_ok[index.cell] & topic_ok[index.topic] & ~index.withdrawn
+    # Unit and class rules hold per bucket: decide them for the few buckets, then look them up.
+    bucket_ok = unit_ok[index.bucket_unit] & class_ok[index.bucket_difficulty, index.bucket_class]
+    eligible = bucket_ok[index.bucket] & topic_ok[index.topic] & ~index.withdrawn
     if request.cooldown_since is not None:
         since = (dt.date.fromisoformat(request.cooldown_since) - dt.date(1970, 1, 1)).days
         eligible &= index.last_daily < since
@@ -74,24 +74,24 @@ def eligible_rows(
     return np.flatnonzero(request_plan(index, request, blueprint).eligible)
 
 
-def shortlist_by_cell(index: PoolIndex, plan: Plan) -> NDArray[np.int64]:
-    """Rows of the shortlist: per cell, the best row of each group, the best U_u of them."""
+def shortlist_by_bucket(index: PoolIndex, plan: Plan) -> NDArray[np.int64]:
+    """Rows of the shortlist: per bucket, the best row of each group, the best U_u of them."""
     if not len(index):
         return np.zeros(0, dtype=np.int64)
-    best = np.minimum.reduceat(plan.priority, index.run_starts)  # per (cell, group) run
+    best = np.minimum.reduceat(plan.priority, index.run_starts)  # per (bucket, group) run
     valid = best != index.invalid
-    keys = np.sort(index.run_cell_key[valid] | best[valid])  # by cell, then priority
-    cell_shift = np.uint64(64 - index.cell_bits)
-    cells = (keys >> cell_shift).astype(np.int64)
+    keys = np.sort(index.run_bucket_key[valid] | best[valid])  # by bucket, then priority
+    bucket_shift = np.uint64(64 - index.bucket_bits)
+    buckets = (keys >> bucket_shift).astype(np.int64)
     position = np.arange(len(keys))
     is_start = np.ones(len(keys), dtype=bool)
-    is_start[1:] = cells[1:] != cells[:-1]
+    is_start[1:] = buckets[1:] != buckets[:-1]
     starts = np.maximum.accumulate(np.where(is_start, position, 0))
     unit_max = np.zeros(len(index.units), dtype=np.int64)
     for code, (_, hi) in plan.unit_bounds.items():
         if code < len(unit_max):
             unit_max[code] = hi
-    keep = position - starts < unit_max[index.cell_unit][cells]
+    keep = position - starts < unit_max[index.bucket_unit][buckets]
     rank_mask = np.uint64((1 << index.index_bits) - 1)
     return index.row_of_rank[(keys[keep] & rank_mask).astype(np.int64)]
 
@@ -101,5 +101,5 @@ def shortlisted_rows(
 ) -> NDArray[np.int64]:
     """The exact shortlist's rows (see the module docstring), best first."""
     plan = request_plan(index, request, blueprint)
-    rows = shortlist_by_cell(index, plan)
+    rows = shortlist_by_bucket(index, plan)
     return rows[np.argsort(plan.priority[rows])]

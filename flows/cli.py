@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from core.clock import exam_today, parse_exam_date
 from core.runlock import RunLockedError, run_lock
 from core.settings import Settings
-from flows.cli_pool import cell_line, cmd_pool
+from flows.cli_pool import cell_line, cmd_pool, progress_bar
 
 if TYPE_CHECKING:  # the commands import what they use when they run: start-up stays fast
     pass
@@ -43,8 +43,6 @@ def _configure_prefect(settings: Settings) -> None:
 
 
 def _cmd_nightly(settings: Settings, args: argparse.Namespace) -> int:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     day = parse_exam_date(args.date) if args.date else exam_today(settings.timezone)
     if args.days < 1:
         raise ValueError(f"--days must be at least 1, got {args.days}")
@@ -55,13 +53,7 @@ def _cmd_nightly(settings: Settings, args: argparse.Namespace) -> int:
     from pipeline.compose import build_services
 
     started = time.perf_counter()
-    columns = (
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-    )
-    with Progress(*columns, transient=True) as bar:
+    with progress_bar(transient=True) as bar:
         task = bar.add_task("nightly", total=step_count(args.days))
 
         started_steps: list[str] = []

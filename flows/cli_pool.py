@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING, Any
 from core.settings import Settings
 
 if TYPE_CHECKING:
+    from rich.progress import Progress
+
     from core.warehouse import Warehouse
     from pipeline.compose import Services
     from pipeline.fill.engine import CellReport
 
 
 def cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
     from core.records import Difficulty, Subject
     from core.warehouse import open_warehouse
     from pipeline.compose import build_services, duplicate_screens
@@ -50,13 +50,7 @@ def cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
             print(f"every cell already holds {args.per_cell} unused questions")
             return 0
         screens, on_accept = duplicate_screens(settings, wh.questions())
-        columns = (
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-        )
-        with Progress(*columns, transient=False) as bar:
+        with progress_bar(transient=False) as bar:
             task = bar.add_task("verified questions", total=total)
             # Counted per cell filled: with --per-unit, a unit's cell must not overwrite another's.
             done: dict[tuple[str, str, str], int] = {}
@@ -138,3 +132,11 @@ def _pool_fill_batch(
     if report.pending:
         print("run `qforge pool fill --batch` again later: batches finish within 24 h")
     return 1 if report.errors else 0
+
+
+def progress_bar(transient: bool) -> Progress:
+    """A bar with the task's name, its count of the total and the time so far."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    return Progress(*columns, TimeElapsedColumn(), transient=transient)

@@ -20,6 +20,7 @@ import lancedb
 import numpy as np
 import pyarrow as pa
 from lancedb.index import FTS, Bitmap, IvfFlat
+from lancedb.rerankers import RRFReranker
 from numpy.typing import NDArray
 
 from core.providers import Embedder
@@ -372,21 +373,34 @@ class KnowledgeStore:
         """
         where = _where(_conditions(kind, filters, include_unlisted))
         t = self.table(kind)
-        if mode == "fts":
-            query = t.search(text, query_type="fts").select([*_META[kind], "_score"])
-        else:
+        meta = _META[kind]
+        if mode != "fts":
             vector = vector if vector is not None else self.embedder.embed([text])[0]
-            if mode == "vector":
-                query = t.search(vector, query_type="vector").select([*_META[kind], "_distance"])
-            else:
-                # No select: LanceDB passes it to both legs, and each leg warns on stderr (every
-                # query) unless given its own score column, which the other leg lacks.
-                query = t.search(query_type="hybrid").vector(vector).text(text)
-            query = query.distance_type("cosine")  # the metric of the IVF index
-        if where:
-            query = query.where(where, prefilter=True)
         try:
-            rows = query.limit(k).to_list()
+            if mode == "hybrid":
+                # The two legs run as LanceDB queries of their own, each selecting only its
+                # metadata and score (LanceDB's one-call hybrid reads every column, vectors
+                # included, and warns on stderr when told to select), then LanceDB's own RRF
+                # reranker fuses them: the same ranking, in about half the time (BENCHMARKS.md).
+                fts = t.search(text, query_type="fts").select([*meta, "_score"])
+                vec = t.search(vector, query_type="vector").select([*meta, "_distance"])
+                legs = [q.with_row_id(True) for q in (vec.distance_type("cosine"), fts)]
+                if where:
+                    legs = [q.where(where, prefilter=True) for q in legs]
+                vec_rows, fts_rows = (q.limit(k).to_arrow() for q in legs)
+                fused = _RRF.rerank_hybrid(text, vec_rows, fts_rows)
+                rows = fused.slice(0, k).to_pylist()
+            else:
+                query = (
+                    t.search(text, query_type="fts").select([*meta, "_score"])
+                    if mode == "fts"
+                    else t.search(vector, query_type="vector")
+                    .select([*meta, "_distance"])
+                    .distance_type("cosine")  # the metric of the IVF index
+                )
+                if where:
+                    query = query.where(where, prefilter=True)
+                rows = query.limit(k).to_list()
         except (ValueError, RuntimeError):
             # No full-text index yet (nothing indexed), or an empty text: the hybrid query has
             # only its vector side then, and full-text search has nothing.
@@ -397,6 +411,9 @@ class KnowledgeStore:
             return self.search(kind, text, k, "vector", filters, vector, include_unlisted)
         return [_hit(kind, row, _score(mode, row)) for row in rows]
 
+
+# LanceDB's reciprocal-rank fusion (k = 60), returning the fused score as `_relevance_score`.
+_RRF = RRFReranker()
 
 _META = {
     "chunks": ["chunk_id", "text", "source", "section", *FILTER_COLUMNS, "syllabus_status"],

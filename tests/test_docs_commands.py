@@ -34,6 +34,7 @@ TOMORROW = (dt.datetime.now(dt.UTC) + dt.timedelta(days=1)).date().isoformat()
 SKIPPED = {
     "make run": "runs `qforge nightly`, then `qforge api`: both are run here",
     "make test": "is this test suite",
+    "make test-fast": "is this test suite without its `system` tests",
     "make lint": ".ci/run runs it before `make test`",
     "make format": "rewrites the working tree",
     "make bench": "takes minutes; each benchmark prints its figures and baseline (BENCHMARKS.md)",

@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export QFORGE_HOME ?= $(CURDIR)/.qforge
 
-.PHONY: install run test lint format bench clean
+.PHONY: install run test test-fast lint format bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,9 +20,13 @@ run: $(STAMP)
 	$(BIN)/qforge nightly
 	$(BIN)/qforge api --host 127.0.0.1 --port 8000
 
-## test: install (or update) .venv and run the whole test suite
+## test: install (or update) .venv and run the whole test suite, with its 15 slowest steps
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto --dist loadfile
+	$(BIN)/python -m pytest -q -n auto --dist loadfile --durations=15
+
+## test-fast: the suite without the `system` tests (whole nightlies, subprocesses, browser, fuzzing)
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -n auto --dist loadfile -m "not system"
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -34,6 +34,7 @@ TOMORROW = (dt.datetime.now(dt.UTC) + dt.timedelta(days=1)).date().isoformat()
 SKIPPED = {
     "make run": "runs `qforge nightly`, then `qforge api`: both are run here",
     "make test": "is this test suite",
+    "make test-fast": "is this test suite without its `system` tests",
     "make lint": ".ci/run runs it before `make test`",
     "make format": "rewrites the working tree",
     "make bench": "takes minutes; each benchmark prints its figures and baseline (BENCHMARKS.md)",
@@ -176,6 +177,7 @@ def _serve_once(work: Path, argv: list[str]) -> str:
     return out
 
 
+@pytest.mark.system
 @pytest.mark.parametrize("command", COMMANDS, ids=[f"{c.where} {c.text}" for c in COMMANDS])
 def test_every_documented_command_runs(workdir: Path, command: DocCommand) -> None:
     why = _skip_reason(command)
@@ -196,6 +198,7 @@ def test_every_documented_command_runs(workdir: Path, command: DocCommand) -> No
         assert "Traceback" not in output, f"{command.where}: {' '.join(argv)}\n{output}"
 
 
+@pytest.mark.system
 def test_kb_search_finds_the_users_own_book(workdir: Path) -> None:
     done = _run(workdir, ["qforge", "kb", "ingest", "my-books/"])
     assert done.returncode == 0, done.stdout + done.stderr
@@ -203,12 +206,14 @@ def test_kb_search_finds_the_users_own_book(workdir: Path) -> None:
     assert found.returncode == 0 and "my-books/lenses.md" in found.stdout, found.stdout
 
 
+@pytest.mark.system
 @pytest.mark.parametrize("sql", doc_sql(), ids=lambda s: s.where)
 def test_every_documented_query_runs_on_a_snapshot(workdir: Path, sql: DocSQL) -> None:
     con = snapshot_connection(workdir / ".qforge" / "exports" / "warehouse")
     assert con.execute(sql.sql).fetchall() is not None
 
 
+@pytest.mark.system
 @pytest.mark.parametrize("snippet", doc_python(), ids=lambda s: s[0])
 def test_every_documented_python_snippet_runs(workdir: Path, snippet: tuple[str, str]) -> None:
     where, code = snippet

@@ -22,6 +22,9 @@ from pipeline.compose import build_services
 from site_builder.documents import DAILY_POINTER_KEY, daily_paper_key
 from site_builder.integrity import complete_document
 
+# Whole nightlies on a real tmpfs mount: a system test.
+pytestmark = pytest.mark.system
+
 DATE = "2026-04-02"
 DAY = dt.date.fromisoformat(DATE)
 

@@ -474,6 +474,7 @@ def printed_pdf(driver: Any) -> bytes:
     return base64.b64decode(pdf["data"])
 
 
+@pytest.mark.system
 def test_previews_render_in_headless_chromium(tmp_path: Path, built: Built, browser: Any) -> None:
     from pypdf import PdfReader
 

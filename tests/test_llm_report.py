@@ -51,6 +51,7 @@ def night(
         yield services, result, model, len(server.requests)
 
 
+@pytest.mark.system
 def test_a_model_nightly_builds_its_paper_from_verified_drafts_only(night) -> None:
     services, result, model, _ = night
     assert len(result.paper.question_ids) == 180
@@ -83,6 +84,7 @@ def number(text: str) -> int:
     return int(text.replace(",", ""))
 
 
+@pytest.mark.system
 def test_the_report_shows_calls_tokens_latency_and_draft_rejections(night) -> None:
     services, result, _, requests = night
     md = result.report_markdown
@@ -110,6 +112,7 @@ def test_the_report_shows_calls_tokens_latency_and_draft_rejections(night) -> No
     assert any(line.startswith("draft rejections: invalid_json ×") for line in lines)
 
 
+@pytest.mark.system
 def test_an_offline_run_has_no_model_section(night, tmp_path: Path) -> None:
     _, result, _, _ = night
     offline = dataclasses.replace(result, model_usage=None)
@@ -117,6 +120,7 @@ def test_an_offline_run_has_no_model_section(night, tmp_path: Path) -> None:
     assert run_model_usage(build_services(Settings(home=tmp_path)), [result.fill]) is None
 
 
+@pytest.mark.system
 def test_batch_mode_off_runs_no_batch_step_and_on_reports_its_batches(night) -> None:
     _, result, _, _ = night
     assert result.batches is None and "## Batch API fill" not in result.report_markdown

@@ -28,6 +28,9 @@ from pipeline.compose import build_services
 from site_builder.documents import DAILY_POINTER_KEY, daily_paper_key, question_key
 from site_builder.export import exported_daily_dates
 
+# A kill/rerun loop of subprocess nightlies: a system test.
+pytestmark = pytest.mark.system
+
 DATE = "2026-03-02"
 # Where the nightly is killed, one run after another on one home: (a log line's text, which
 # occurrence of it in that run). Four are inside fill_pool: at the start of rounds 1 and 2,
@@ -98,7 +101,6 @@ def _state(home: Path) -> dict[str, object]:
         }
 
 
-@pytest.mark.slow
 def test_a_killed_nightly_finishes_the_same_paper_without_repeats(tmp_path: Path) -> None:
     reference, killed = tmp_path / "reference", tmp_path / "killed"
     # The reference run needs no subprocess: the same steps, in this process, never killed.

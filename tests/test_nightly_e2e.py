@@ -20,7 +20,9 @@ from core.render import inline_markdown_html
 from core.settings import REPO_ROOT, Settings
 from core.warehouse import open_warehouse
 
-pytestmark = pytest.mark.slow
+# The real Prefect flow in its temporary server, then the worker as a subprocess.
+pytestmark = pytest.mark.system
+
 DATE = "2026-01-15"
 DAILY_FIELDS = {
     "id",

@@ -77,6 +77,7 @@ def failing() -> Iterator[str]:
         yield server.base_url
 
 
+@pytest.mark.system
 def test_a_provider_that_fails_every_call_gets_a_report_not_a_crash(
     home: Path, failing: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -85,6 +86,7 @@ def test_a_provider_that_fails_every_call_gets_a_report_not_a_crash(
     _assert_reported(home, err, "provider_unavailable")
 
 
+@pytest.mark.system
 def test_no_server_listening_gets_a_report_not_a_crash(
     home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -96,6 +98,7 @@ def test_no_server_listening_gets_a_report_not_a_crash(
     _assert_reported(home, err, "provider_unavailable")
 
 
+@pytest.mark.system
 def test_a_spent_token_budget_gets_a_report_not_a_crash(
     home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -107,6 +110,7 @@ def test_a_spent_token_budget_gets_a_report_not_a_crash(
     _assert_reported(home, err, "token_budget")
 
 
+@pytest.mark.system
 def test_with_the_offline_fallback_students_still_get_a_paper(
     home: Path, failing: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

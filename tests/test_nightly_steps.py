@@ -29,6 +29,7 @@ def week(tmp_path_factory: pytest.TempPathFactory) -> tuple[Services, object]:
     return services, run_nightly(services, DAY, days=2, call=call_directly)
 
 
+@pytest.mark.system
 def test_days_ahead_share_no_question_and_wait_for_their_night(week) -> None:
     services, result = week
     papers = [result.paper, *result.built_ahead]
@@ -41,6 +42,7 @@ def test_days_ahead_share_no_question_and_wait_for_their_night(week) -> None:
     assert not store.exists(daily_paper_key("2026-04-02"))  # never published early
 
 
+@pytest.mark.system
 def test_the_run_leaves_snapshots_for_the_worker_and_for_analysts(week) -> None:
     services, _ = week
     pool = read_pool_snapshot(services.store.get(POOL_SNAPSHOT_KEY))
@@ -55,6 +57,7 @@ def test_the_run_leaves_snapshots_for_the_worker_and_for_analysts(week) -> None:
     assert con.execute("SELECT count(DISTINCT exam_id) FROM paper_items").fetchall() == [(2,)]
 
 
+@pytest.mark.system
 def test_the_report_covers_steps_generation_coverage_and_blueprints(week) -> None:
     _, result = week
     md = result.report_markdown

@@ -27,6 +27,9 @@ from flows.nightly import call_directly, run_nightly
 from pipeline.compose import build_services
 from site_builder.documents import daily_paper_key, question_key
 
+# A week of whole nightlies, then worker jobs: a system test.
+pytestmark = pytest.mark.system
+
 FIRST = dt.date(2026, 12, 1)
 DAYS = 7
 AUTH = {"Authorization": "Bearer k-face"}

@@ -20,6 +20,9 @@ from core.storage import LocalObjectStore
 from site_builder.documents import DAILY_POINTER_KEY, daily_paper_key
 from site_builder.export import compressed_variants, current_pointer_date
 
+# Concurrent `qforge` processes, some killed: a system test.
+pytestmark = pytest.mark.system
+
 
 def _qforge(home: Path, *args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(

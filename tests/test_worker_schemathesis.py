@@ -48,6 +48,9 @@ from site_builder.documents import question_key
 from site_builder.openapi import openapi_document, static_documents
 from tests.worker_pool import publish_pool, verified_questions
 
+# Fuzzing the whole worker API: a system test.
+pytestmark = pytest.mark.system
+
 KEYS = ("k-fuzz-1", "k-fuzz-2")
 AUTH = {"Authorization": f"Bearer {KEYS[0]}"}  # the fuzzed requests
 SETUP_AUTH = {"Authorization": f"Bearer {KEYS[1]}"}  # the fixture's and the repros' requests

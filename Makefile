@@ -26,7 +26,7 @@ test: $(STAMP)
 
 ## test-fast: the suite without the `system` tests (whole nightlies, subprocesses, browser, fuzzing)
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto --dist loadfile -m "not system"
+	$(BIN)/python -m pytest -q -n auto --dist loadfile -m "not system" --hypothesis-profile fast -p no:schemathesis
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.records import Record, Subject
@@ -102,13 +103,29 @@ class KnowledgeBase:
     chunks: dict[str, Chunk]
     fact_tables: tuple[FactTable, ...]
     cause_tables: tuple[CauseTable, ...] = ()
+    # What is computed from the contents above and kept with them (the solver's sentence
+    # indexes: `kb.retrieval.subject_index`); never part of what the knowledge base is.
+    derived: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
 
     def chunks_for(self, subject: Subject) -> list[Chunk]:
         return [c for c in self.chunks.values() if c.subject == subject]
 
 
 def load_knowledge_base(data_dir: Path) -> KnowledgeBase:
-    """All bundled chunks, fact and cause tables; every fact must cite an existing chunk."""
+    """All bundled chunks, fact and cause tables; every fact must cite an existing chunk.
+
+    Loaded once per folder and state of its files (a changed, added or removed file loads it
+    again), so every service built in one process shares one knowledge base and what is
+    derived from it."""
+    files = sorted(
+        p for d in (CHUNKS_DIR, FACTS_DIR, CAUSES_DIR) for p in (data_dir / d).glob("*.*")
+    )
+    stamp = tuple((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in files)
+    return _loaded(data_dir.resolve(), stamp)
+
+
+@functools.lru_cache(maxsize=4)
+def _loaded(data_dir: Path, stamp: tuple[tuple[str, int, int], ...]) -> KnowledgeBase:
     chunks = {c.chunk_id: c for c in map(load_chunk, sorted((data_dir / CHUNKS_DIR).glob("*.md")))}
     tables = tuple(
         FactTable.model_validate(json.loads(p.read_text(encoding="utf-8")))

@@ -8,7 +8,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from kb.knowledge import Chunk
+from core.records import Subject
+from kb.knowledge import Chunk, KnowledgeBase
 
 STOPWORDS = frozenset(
     [
@@ -179,3 +180,12 @@ class SentenceIndex:
         for t in tokens:
             ids |= self.postings.get(t, frozenset())
         return [self.sentences[i] for i in sorted(ids)]
+
+
+def subject_index(kb: KnowledgeBase, subject: Subject) -> SentenceIndex:
+    """The sentence index of one subject's chunks, built once per knowledge base."""
+    index = kb.derived.get(("sentences", subject))
+    if not isinstance(index, SentenceIndex):
+        index = SentenceIndex.build(kb.chunks_for(subject))
+        kb.derived[("sentences", subject)] = index
+    return index

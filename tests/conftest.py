@@ -12,6 +12,7 @@ os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "60")
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 
 from core.settings import REPO_ROOT, Settings
 from kb.knowledge import KnowledgeBase, load_knowledge_base
@@ -19,6 +20,9 @@ from kb.syllabus import Syllabus, load_syllabus
 from pipeline.compose import Services, build_services
 
 DATA_DIR = REPO_ROOT / "data"
+# `make test-fast` runs property tests on a quarter of their examples (`--hypothesis-profile
+# fast`); `make test` and CI run them all.
+hypothesis_settings.register_profile("fast", max_examples=25)
 
 
 @pytest.fixture(scope="session")
@@ -53,7 +57,34 @@ SLOW_MODULES = (
     "test_full_disk.py",
     "test_one_run.py",
     "test_nightly_no_paper.py",
+    # The longest of the fast tier (`make test-fast`).
+    "test_generation.py",
+    "test_assembly_properties.py",
+    "test_openai_batch.py",
+    "test_worker.py",
 )
+
+
+# Modules that are system tests through and through (`pytestmark = pytest.mark.system`):
+# `-m "not system"` does not even import them, so the fast tier pays nothing for Prefect's,
+# schemathesis's and moto's imports. tests/test_architecture.py keeps this list and the marks
+# in step.
+SYSTEM_MODULES = frozenset(
+    {
+        "test_full_disk.py",
+        "test_nightly_crash.py",
+        "test_nightly_e2e.py",
+        "test_one_face.py",
+        "test_one_run.py",
+        "test_worker_schemathesis.py",
+    }
+)
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    if collection_path.name in SYSTEM_MODULES and config.getoption("markexpr") == "not system":
+        return True
+    return None
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

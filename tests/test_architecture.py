@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -14,11 +15,17 @@ PURE = ["pipeline", "kb", "site_builder", "core"]
 QFORGE_PACKAGES = {"core", "kb", "pipeline", "flows", "site_builder", "api_stub"}
 
 
+@functools.cache
+def nodes(path: Path) -> tuple[ast.AST, ...]:
+    """Every node of a module's syntax tree (each module is parsed once per run)."""
+    return tuple(ast.walk(ast.parse(path.read_text(encoding="utf-8"))))
+
+
 def imported_roots(package: str) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for path in sorted((REPO_ROOT / package).rglob("*.py")):
         roots: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in nodes(path):
             if isinstance(node, ast.Import):
                 roots |= {a.name.split(".")[0] for a in node.names}
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -100,7 +107,7 @@ COMPOSITION_ROOT = "pipeline/compose.py"
 
 def _called_names(path: Path) -> set[str]:
     names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in nodes(path):
         if isinstance(node, ast.Call):
             f = node.func
             names.add(f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", ""))
@@ -137,7 +144,7 @@ def test_no_sql_outside_the_warehouse() -> None:
             where = str(path.relative_to(REPO_ROOT))
             if where in WAREHOUSE_MODULES:
                 continue
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            for node in nodes(path):
                 if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
                     continue
                 if SQL_STATEMENT.match(node.value):
@@ -166,3 +173,14 @@ def test_no_module_is_over_600_lines_outside_template_content() -> None:
             if lines > MAX_MODULE_LINES and not where.startswith(CONTENT_MODULES):
                 long[where] = lines
     assert long == {}
+
+
+def test_the_fast_tier_skips_exactly_the_modules_marked_system_throughout() -> None:
+    from tests.conftest import SYSTEM_MODULES
+
+    marked = {
+        p.name
+        for p in (REPO_ROOT / "tests").glob("test_*.py")
+        if "\npytestmark = pytest.mark.system\n" in p.read_text(encoding="utf-8")
+    }
+    assert marked == SYSTEM_MODULES

@@ -144,7 +144,14 @@ def with_new_questions(world: World, short: Shortfall) -> pl.DataFrame:
     return pl.concat([world.pool, pl.DataFrame(fresh, schema=world.pool.schema)])
 
 
-FAST = settings(max_examples=70, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def examples(n: int) -> int:
+    """n examples under the default profile; a share of them under the `fast` one (conftest)."""
+    return max(5, n * settings().max_examples // 100)
+
+
+FAST = settings(
+    max_examples=examples(70), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 @FAST
@@ -175,7 +182,7 @@ def test_no_paper_repeats_a_family_or_a_stem_and_every_paper_balances_its_keys(
         assert outcome.total > 0 and all(n > 0 for n in outcome.cells.values())
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(worlds())
 def test_never_used_questions_suffice_whenever_they_can(world: World) -> None:
     fresh = world.pool.filter(pl.col("times_used") == 0)
@@ -186,7 +193,7 @@ def test_never_used_questions_suffice_whenever_they_can(world: World) -> None:
     assert set(paper.question_ids) <= set(fresh["question_id"])
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(worlds())
 def test_a_shortfall_is_the_smallest_possible_and_a_paper_is_found_whenever_one_exists(
     world: World,
@@ -199,7 +206,7 @@ def test_a_shortfall_is_the_smallest_possible_and_a_paper_is_found_whenever_one_
     assert (outcome.total if isinstance(outcome, Shortfall) else 0) == fewest.virtual
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(worlds(), st.randoms(use_true_random=False))
 def test_the_outcome_does_not_depend_on_row_order(world: World, rng: Any) -> None:
     order = list(range(world.pool.height))
@@ -210,7 +217,7 @@ def test_the_outcome_does_not_depend_on_row_order(world: World, rng: Any) -> Non
     )
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(worlds(), st.data())
 def test_a_shortfall_avoids_closed_cells_and_stays_the_smallest(world: World, data: Any) -> None:
     # Cells whose generators ran dry: the shortfall goes around them when it can.

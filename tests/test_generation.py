@@ -158,8 +158,8 @@ def test_odd_pair_questions_have_exactly_one_false_pair(
 ) -> None:
     for table in kb.fact_tables:
         hard = fact_drafts(table, Difficulty.HARD, kb, syllabus)
-        pairs = [d for d in hard if d.content.format is QuestionFormat.INCORRECT_PAIR]
-        for draft in pairs[:5]:
+        pairs = (d for d in hard if d.content.format is QuestionFormat.INCORRECT_PAIR)
+        for draft in islice(pairs, 5):
             c = draft.content
             truth = []
             for o in c.options:
@@ -256,14 +256,20 @@ def test_hygiene_names_tells_before_any_solver_call(kb: KnowledgeBase, syllabus:
     from pipeline.verify.gate import HYGIENE, hygiene_problem, screened_out
 
     substring = stem_tell = None
-    for table in kb.fact_tables:
-        for difficulty in Difficulty:
-            for d in fact_drafts(table, difficulty, kb, syllabus):
-                problem = hygiene_problem(d)
-                if problem == "option_substring" and substring is None:
-                    substring = d
-                if problem == "stem_tell" and stem_tell is None:
-                    stem_tell = d
+    drafts = (
+        d
+        for table in kb.fact_tables
+        for difficulty in Difficulty
+        for d in fact_drafts(table, difficulty, kb, syllabus)
+    )
+    for d in drafts:  # until the first draft of each tell
+        problem = hygiene_problem(d)
+        if problem == "option_substring" and substring is None:
+            substring = d
+        if problem == "stem_tell" and stem_tell is None:
+            stem_tell = d
+        if substring is not None and stem_tell is not None:
+            break
     assert substring is not None and stem_tell is not None
     texts = [o.text.lower() for o in substring.content.options]
     assert any(a != b and a in b for a in texts for b in texts)

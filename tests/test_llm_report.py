@@ -9,6 +9,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from pydantic import SecretStr
@@ -16,7 +17,6 @@ from pydantic import SecretStr
 from core.records import Verdict
 from core.settings import Settings
 from core.warehouse import open_warehouse
-from flows.nightly import NightlyResult, call_directly, run_model_usage, run_nightly
 from pipeline.compose import Services, build_services
 from pipeline.fill.batch import BatchFillReport, PendingBatch
 from pipeline.llm.usage import (
@@ -29,6 +29,9 @@ from pipeline.llm.usage import (
 )
 from tests.fake_openai import FakeModel, serving
 
+if TYPE_CHECKING:  # Prefect loads with it: only the system tests here import it
+    from flows.nightly import NightlyResult
+
 DAY = dt.date(2026, 4, 1)
 
 
@@ -36,6 +39,8 @@ DAY = dt.date(2026, 4, 1)
 def night(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[tuple[Services, NightlyResult, FakeModel, int]]:
+    from flows.nightly import call_directly, run_nightly
+
     model = FakeModel()
     with serving({"/v1/chat/completions": model.script()}) as (server, _):
         settings = Settings(
@@ -114,6 +119,8 @@ def test_the_report_shows_calls_tokens_latency_and_draft_rejections(night) -> No
 
 @pytest.mark.system
 def test_an_offline_run_has_no_model_section(night, tmp_path: Path) -> None:
+    from flows.nightly import run_model_usage
+
     _, result, _, _ = night
     offline = dataclasses.replace(result, model_usage=None)
     assert "## Model calls" not in offline.report_markdown and offline.usage_lines == []

@@ -15,7 +15,6 @@ import pytest
 from core.settings import Settings
 from core.storage import LocalObjectStore
 from flows.cli import main
-from flows.nightly import call_directly, run_nightly
 from pipeline.compose import build_services
 from site_builder.documents import DAILY_POINTER_KEY
 from tests.fake_openai import ChatScript, FakeModel, serving
@@ -27,6 +26,8 @@ NIGHT = "2026-04-02"
 @pytest.fixture(scope="module")
 def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A home whose pointer names yesterday's paper (an offline nightly)."""
+    from flows.nightly import call_directly, run_nightly
+
     home = tmp_path_factory.mktemp("home")
     run_nightly(build_services(Settings(home=home)), BEFORE, call=call_directly)
     return home

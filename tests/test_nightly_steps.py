@@ -12,7 +12,6 @@ from core.analytics import snapshot_connection
 from core.records import Difficulty, OutboxEntry, Subject, outbox_key
 from core.settings import Settings
 from core.warehouse import open_warehouse
-from flows.nightly import call_directly, run_nightly
 from flows.steps import ingest_outbox_step
 from pipeline.compose import Services, build_services
 from pipeline.serve.practice import practice_pick
@@ -25,6 +24,8 @@ DAY = dt.date(2026, 4, 1)
 
 @pytest.fixture(scope="module")
 def week(tmp_path_factory: pytest.TempPathFactory) -> tuple[Services, object]:
+    from flows.nightly import call_directly, run_nightly
+
     services = build_services(Settings(home=tmp_path_factory.mktemp("home")))
     return services, run_nightly(services, DAY, days=2, call=call_directly)
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 
 MAX_WORDS = 300
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\[])")
+_MATH_TOGGLE = re.compile(r"\$\$|\$")
 
 
 def word_count(text: str) -> int:
@@ -14,21 +16,14 @@ def word_count(text: str) -> int:
 
 def _outside_math_splits(paragraph: str) -> list[str]:
     """Sentences of a paragraph, never splitting inside $…$ or $$…$$ math."""
-    pieces, start, in_math = [], 0, False
-    i = 0
-    while i < len(paragraph):
-        if paragraph[i] == "$":
-            in_math = not in_math
-            if paragraph.startswith("$$", i):
-                i += 1
-        elif not in_math:
-            m = _SENTENCE_END.match(paragraph, i)
-            if m and m.end() > i:
-                pieces.append(paragraph[start:i].strip())
-                start = m.end()
-                i = m.end()
-                continue
-        i += 1
+    # Each `$$` or lone `$` opens or closes math; a sentence end is inside math when an odd
+    # number of them come before it (a sentence end holds no `$`, so it never straddles one).
+    toggles = [m.start() for m in _MATH_TOGGLE.finditer(paragraph)]
+    pieces, start = [], 0
+    for m in _SENTENCE_END.finditer(paragraph):
+        if bisect.bisect_left(toggles, m.start()) % 2 == 0:
+            pieces.append(paragraph[start : m.start()].strip())
+            start = m.end()
     pieces.append(paragraph[start:].strip())
     return [p for p in pieces if p]
 

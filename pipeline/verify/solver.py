@@ -17,7 +17,7 @@ import sympy
 
 from core.records import OPTION_KEYS, OptionKey, QuestionFormat, SolverAnswer, SolverView, Subject
 from kb.knowledge import KnowledgeBase
-from kb.retrieval import SentenceIndex, content_tokens
+from kb.retrieval import SentenceIndex, content_tokens, subject_index
 from pipeline.generate.elements import TEMPLATE_PREFIX as ELEMENT_PREFIX
 from pipeline.generate.facts import PAIR_SPLIT
 from pipeline.generate.numerical import NumericalTemplate, Quantity
@@ -330,7 +330,7 @@ class OfflineSolver:
 
     def __init__(self, kb: KnowledgeBase, templates: Mapping[str, NumericalTemplate]) -> None:
         self._templates = templates
-        self._indexes = {s: SentenceIndex.build(kb.chunks_for(s)) for s in Subject}
+        self._indexes = {s: subject_index(kb, s) for s in Subject}
 
     def solve(self, view: SolverView) -> SolverAnswer:
         if view.template_id.startswith(ELEMENT_PREFIX):

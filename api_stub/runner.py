@@ -34,7 +34,7 @@ from core.storage import ObjectStore
 from pipeline.assemble.assembly import assemble_paper
 from pipeline.assemble.request import Shortfall, custom_request
 from pipeline.compose import Services
-from pipeline.serve.job_work import Generation, exam_outcome, practice_questions
+from pipeline.serve.job_work import Generation, exam_outcome, practice_fresh, practice_picked
 from pipeline.serve.jobs import (
     ACTIVE_PREFIX,
     Job,
@@ -443,11 +443,12 @@ class JobRunner:
         order = practice_order(request, self.services.syllabus)
         earlier = self._generated(job)
         view = self.pool.view()  # one state of the pool for the whole run
-        progress = _Progress(self, job, 0)
-        questions, fresh = practice_questions(
-            view, order, job.job_id, job.generated, earlier, self._generation(progress)
-        )
-        self._finish_practice(progress.job, order, questions, [*earlier, *fresh])
+        picked, short = practice_picked(view, order, job.job_id, job.generated, len(earlier))
+        progress = _Progress(self, job, len(picked))
+        have = [*picked, *earlier]
+        make = self._generation(progress)
+        fresh = practice_fresh(view, order, have, job.generated, short, make)
+        self._finish_practice(progress.job, order, [*have, *fresh], [*earlier, *fresh])
 
     def _finish_practice(
         self,

@@ -26,7 +26,7 @@ from core.providers import object_store
 from core.records import OUTBOX_PREFIX, Difficulty, SolverAnswer, SolverView, Subject
 from core.settings import Settings
 from pipeline.compose import Services, build_services
-from pipeline.serve.jobs import ACTIVE_PREFIX
+from pipeline.serve.jobs import ACTIVE_PREFIX, JOBS_PREFIX
 from pipeline.serve.outbox import outbox_entry
 from site_builder.openapi import standalone_schema
 from tests.worker_pool import publish_pool, richest_topic, verified_questions
@@ -298,6 +298,34 @@ def short_request(services: Services, pool_questions: list[Any]) -> dict[str, An
     topic, groups = richest_topic(publish_pool(services, pool_questions), Difficulty.HARD)
     assert groups < 10
     return {"topic_id": topic, "question_count": 10, "difficulty": "Hard"}
+
+
+class ProgressSpy:
+    """A solver that, before each solve, reads the progress every stored job shows."""
+
+    def __init__(self, solver: Any, store: Any) -> None:
+        self.solver, self.store = solver, store
+        self.name = solver.name
+        self.seen: list[int] = []
+
+    def solve(self, view: SolverView) -> SolverAnswer:
+        for key in self.store.keys(JOBS_PREFIX):
+            self.seen.append(json.loads(self.store.get(key))["done"])
+        return self.solver.solve(view)
+
+
+def test_a_practice_job_counts_the_pool_questions_it_picked_while_it_generates(
+    make_client: Callable[..., Any], tmp_path: Path, pool_questions: list[Any]
+) -> None:
+    services = worker_services(tmp_path / "home")
+    picked = richest_topic(publish_pool(services, pool_questions), Difficulty.HARD)[1]
+    body = short_request(services, pool_questions)
+    spy = ProgressSpy(services.solver, services.store)
+    client, runner = make_client(dataclasses.replace(services, solver=spy))
+    job = finished(client, runner, practice(client, body).json()["job_id"])
+    assert job["status"] == "COMPLETED", job
+    assert spy.seen and min(spy.seen) >= picked  # never fewer than the set holds already
+    assert spy.seen == sorted(spy.seen)
 
 
 def test_beyond_capacity_is_a_503_with_retry_after(

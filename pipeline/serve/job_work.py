@@ -94,37 +94,41 @@ class Generation:
     on_attempt: Callable[[], None]
 
 
-def practice_questions(
+def practice_picked(
+    view: PoolView, order: PracticeOrder, job_id: str, generated: Collection[str], earlier: int
+) -> tuple[list[Question], int]:
+    """The set's questions from the pool, and how many more it needs. `generated` names what
+    an interrupted run of this job verified already, of which `earlier` are still to be had."""
+    pool = view.frame.filter(~pl.col("question_id").is_in(list(generated)))
+    topic, difficulty = order.topic, order.difficulty
+    pick = practice_pick(pool, topic.topic_id, difficulty, order.count - earlier, job_id)
+    return view.questions(pick.question_ids), pick.short
+
+
+def practice_fresh(
     view: PoolView,
     order: PracticeOrder,
-    job_id: str,
+    have: Sequence[Question],
     generated: Collection[str],
-    earlier: Sequence[Question],
+    short: int,
     make: Generation,
-) -> tuple[list[Question], list[Question]]:
-    """The set's questions (from the pool, then the job's earlier and fresh ones) and the
-    fresh ones. `generated` names what an interrupted run of this job verified already, and
-    `earlier` holds those of them still in the outbox."""
-    done = set(generated)
-    pool = view.frame.filter(~pl.col("question_id").is_in(list(done)))
-    topic, difficulty = order.topic, order.difficulty
-    pick = practice_pick(pool, topic.topic_id, difficulty, order.count - len(earlier), job_id)
-    picked = view.questions(pick.question_ids)
-    fresh: list[Question] = []
-    if pick.short:
-        groups = {near_duplicate_group(q.provenance, q.question_id) for q in [*picked, *earlier]}
-        starts = VariantStarts(template_counts(view.frame))
-        fresh = top_up(
-            topic_drafts(make.drafter, topic, difficulty, starts),
-            make.solver,
-            pick.short,
-            view.ids | done,
-            groups,
-            make.max_attempts_per_question,
-            on_accept=make.on_accept,
-            on_attempt=make.on_attempt,
-        ).questions
-    return [*picked, *earlier, *fresh], fresh
+) -> list[Question]:
+    """`short` new questions of the set's topic and difficulty, none of a near-duplicate group
+    the set `have`s, and none the pool or this job holds already."""
+    if not short:
+        return []
+    groups = {near_duplicate_group(q.provenance, q.question_id) for q in have}
+    starts = VariantStarts(template_counts(view.frame))
+    return top_up(
+        topic_drafts(make.drafter, order.topic, order.difficulty, starts),
+        make.solver,
+        short,
+        view.ids | set(generated),
+        groups,
+        make.max_attempts_per_question,
+        on_accept=make.on_accept,
+        on_attempt=make.on_attempt,
+    ).questions
 
 
 def exam_outcome(

@@ -25,6 +25,12 @@ DATA_DIR = REPO_ROOT / "data"
 hypothesis_settings.register_profile("fast", max_examples=25)
 
 
+def examples(n: int) -> int:
+    """n examples (property-test cases, seeds) under the default profile; a quarter of them
+    under `fast`."""
+    return max(5, n * hypothesis_settings().max_examples // 100)
+
+
 @pytest.fixture(scope="session")
 def syllabus() -> Syllabus:
     return load_syllabus(DATA_DIR)

@@ -20,6 +20,7 @@ from pipeline.assemble.index import index_pool
 from pipeline.assemble.paper_check import violations
 from pipeline.assemble.request import PaperRequest, Shortfall
 from pipeline.assemble.shortlist import eligible_rows
+from tests.conftest import examples
 
 CAPPABLE = ("single_correct", "match_list", "figure")  # "numerical" is never capped here
 FORMATS = ("single_correct", "match_list", "numerical")
@@ -142,11 +143,6 @@ def with_new_questions(world: World, short: Shortfall) -> pl.DataFrame:
         for i in range(n)
     ]
     return pl.concat([world.pool, pl.DataFrame(fresh, schema=world.pool.schema)])
-
-
-def examples(n: int) -> int:
-    """n examples under the default profile; a share of them under the `fast` one (conftest)."""
-    return max(5, n * settings().max_examples // 100)
 
 
 FAST = settings(

@@ -1,5 +1,6 @@
-"""Every numerical template over 200 seeds: sound options, and a key that an independent
-computation (the template's declared relation, solved by sympy from the stem's numbers) confirms."""
+"""Every numerical template over 200 seeds (50 in `make test-fast`): sound options, and a key
+that an independent computation (the template's declared relation, solved by sympy from the
+stem's numbers) confirms."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from pipeline.quantities.numbers import first_number
 from pipeline.templates.catalogue import TEMPLATES
 from pipeline.verify.gate import solver_view
 from pipeline.verify.solver import numerical_answer
+from tests.conftest import examples
 
-SEEDS = 200
+SEEDS = examples(200)
 
 
 @pytest.mark.parametrize("template", TEMPLATES, ids=lambda t: t.template_id)

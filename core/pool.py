@@ -1,8 +1,10 @@
 """The pool's one schema, and the two rules that group its questions.
 
 Paper assembly, the warehouse's pool view, the worker's snapshot and the worker's own new
-questions all use these columns; a question's near-duplicate group and family are computed
-here once, when it is stored, and kept in the warehouse (never derived again elsewhere).
+questions all use these columns. A stored question's near-duplicate group and family are
+computed by these two rules when it is stored and kept in the warehouse; the fill engine applies
+the same rule to drafts (a draft's group is known before the solver is paid), and the worker to
+the questions it makes between nightlies.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ import pyarrow as pa
 from core.analytics import create_views, write_snapshot
 from core.ids import canonical_json
 from core.pool import POOL_SCHEMA, near_duplicate_group, question_family
-from core.records import Attempt, Paper, Question
+from core.records import Attempt, Paper, Provenance, Question
 from core.shapes import question_file_bytes
 
 
@@ -99,6 +99,8 @@ MIGRATIONS: tuple[str, ...] = (
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+# Rows per transaction when groups and families of older questions are filled in (`migrate`).
+GROUP_FILL_BATCH = 20_000
 
 _IDS = {"question_id": pl.String}
 
@@ -140,30 +142,31 @@ class Warehouse:
 
     def _fill_groups(self) -> None:
         """Groups and families of questions stored before they were columns, by the one rule
-        in core.pool (its provenance is in each record)."""
-        rows = self.con.execute(
-            "SELECT question_id, format, record_json FROM questions "
-            "WHERE near_duplicate_group IS NULL OR family IS NULL"
-        ).fetchall()
-        if not rows:
-            return
-        filled = []
-        for question_id, question_format, record in rows:
-            provenance = Question.model_validate_json(record).provenance
-            group = near_duplicate_group(provenance, question_id)
-            filled.append((question_id, group, question_family(provenance, question_format)))
-        data = pa.table(
-            {k: [r[i] for r in filled] for i, k in enumerate(["question_id", "grp", "fam"])}
-        )
-        with self.transaction():
-            self.con.register("_filled", data)
-            try:
-                self.con.execute(
-                    "UPDATE questions SET near_duplicate_group = f.grp, family = f.fam "
-                    "FROM _filled f WHERE questions.question_id = f.question_id"
-                )
-            finally:
-                self.con.unregister("_filled")
+        in core.pool, from each record's provenance; in batches, each its own transaction (a
+        run stopped between them leaves NULLs that the next writable open fills in)."""
+        while True:
+            rows = self.con.execute(
+                "SELECT question_id, format, json_extract(record_json, '$.provenance') "
+                "FROM questions WHERE near_duplicate_group IS NULL OR family IS NULL LIMIT ?",
+                [GROUP_FILL_BATCH],
+            ).fetchall()
+            if not rows:
+                return
+            filled: dict[str, list[str]] = {"question_id": [], "grp": [], "fam": []}
+            for question_id, question_format, provenance_json in rows:
+                provenance = Provenance.model_validate_json(provenance_json)
+                filled["question_id"].append(question_id)
+                filled["grp"].append(near_duplicate_group(provenance, question_id))
+                filled["fam"].append(question_family(provenance, question_format))
+            with self.transaction():
+                self.con.register("_filled", pa.table(filled))
+                try:
+                    self.con.execute(
+                        "UPDATE questions SET near_duplicate_group = f.grp, family = f.fam "
+                        "FROM _filled f WHERE questions.question_id = f.question_id"
+                    )
+                finally:
+                    self.con.unregister("_filled")
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -524,6 +527,12 @@ def open_warehouse(path: Path, read_only: bool = False) -> Iterator[Warehouse]:
         if not read_only:
             wh.migrate()
             create_views(con)  # views hold no data: recreating them keeps them current
+        elif (version := wh.schema_version()) < SCHEMA_VERSION:
+            raise RuntimeError(
+                f"the warehouse at {path} is schema v{version}, older than this qforge "
+                f"(v{SCHEMA_VERSION}): run any qforge command that writes (e.g. `qforge nightly`) "
+                "to upgrade it"
+            )
         yield wh
     finally:
         con.close()

@@ -105,7 +105,9 @@ class KnowledgeBase:
     cause_tables: tuple[CauseTable, ...] = ()
     # What is computed from the contents above and kept with them (the solver's sentence
     # indexes: `kb.retrieval.subject_index`); never part of what the knowledge base is.
-    derived: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
+    derived: dict[object, object] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
 
     def chunks_for(self, subject: Subject) -> list[Chunk]:
         return [c for c in self.chunks.values() if c.subject == subject]

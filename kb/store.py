@@ -381,12 +381,16 @@ class KnowledgeStore:
                 # The two legs run as LanceDB queries of their own, each selecting only its
                 # metadata and score (LanceDB's one-call hybrid reads every column, vectors
                 # included, and warns on stderr when told to select), then LanceDB's own RRF
-                # reranker fuses them: the same ranking, in about half the time (BENCHMARKS.md).
+                # reranker fuses them (BENCHMARKS.md, Retrieval).
                 fts = t.search(text, query_type="fts").select([*meta, "_score"])
                 vec = t.search(vector, query_type="vector").select([*meta, "_distance"])
                 legs = [q.with_row_id(True) for q in (vec.distance_type("cosine"), fts)]
                 if where:
                     legs = [q.where(where, prefilter=True) for q in legs]
+                # Each leg hands the fusion its best k, as LanceDB's one-call hybrid does. A
+                # deeper list lets chunks ranked low in both legs outrank one leg's best: with
+                # 20 per leg (the hand-written fusion's depth) recall@5 fell from 0.988 to
+                # 0.925 on the bundled knowledge base (bench/retrieval.py, 2026-11-26).
                 vec_rows, fts_rows = (q.limit(k).to_arrow() for q in legs)
                 fused = _RRF.rerank_hybrid(text, vec_rows, fts_rows)
                 rows = fused.slice(0, k).to_pylist()

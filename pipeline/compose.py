@@ -250,7 +250,9 @@ def reference_screens(settings: Settings) -> list[Callable[[Draft], str | None]]
 def duplicate_screens(
     settings: Settings, stored: Iterable[Question]
 ) -> tuple[list[Callable[[Draft], str | None]], Callable[[Question], None]]:
-    """What every fill screens drafts with before the solver (past-paper references, then our
-    own stored questions), and what teaches the own-duplicate screen each new question."""
+    """What the warehouse fills (the nightly, `qforge pool fill`, the Batch API fill) screen
+    drafts with before the solver (past-paper references, then our own stored questions), and
+    what teaches the own-duplicate screen each new question. The worker's top-ups screen by
+    near-duplicate group instead (`pipeline.fill.engine.Intake`)."""
     gate = own_duplicate_gate(settings, stored)
     return [*reference_screens(settings), gate.screen], lambda q: gate.add([q])

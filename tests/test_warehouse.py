@@ -103,3 +103,20 @@ def test_papers_store_ordered_items_once(tmp_path: Path, syllabus: Syllabus) -> 
         pool = wh.pool()
         assert pool["times_used"].to_list() == [1, 1, 1]
         assert set(pool["last_used"].to_list()) == {"2026-01-15"}
+
+
+def test_a_read_only_open_of_an_older_warehouse_says_how_to_upgrade_it(tmp_path: Path) -> None:
+    path = tmp_path / "w.duckdb"
+    with open_warehouse(path) as wh:  # as a warehouse last written by the qforge before v4
+        wh.con.execute("DELETE FROM schema_migrations WHERE version = ?", [SCHEMA_VERSION])
+        wh.con.execute("ALTER TABLE questions DROP COLUMN near_duplicate_group")
+        wh.con.execute("ALTER TABLE questions DROP COLUMN family")
+    with (
+        pytest.raises(RuntimeError, match="older than this qforge"),
+        open_warehouse(path, read_only=True),
+    ):
+        pass
+    with open_warehouse(path) as wh:  # any writing command upgrades it
+        assert wh.schema_version() == SCHEMA_VERSION
+    with open_warehouse(path, read_only=True) as wh:
+        assert wh.pool().is_empty()

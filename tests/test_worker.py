@@ -640,11 +640,13 @@ def test_each_worker_process_builds_its_app_from_the_environment(
 
 
 def test_groups_of_questions_stored_before_they_were_columns_are_filled_by_the_one_rule(
-    tmp_path: Path, pool_questions: list[Any]
+    tmp_path: Path, pool_questions: list[Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import core.warehouse
     from core.pool import near_duplicate_group, question_family
     from core.warehouse import open_warehouse
 
+    monkeypatch.setattr(core.warehouse, "GROUP_FILL_BATCH", 7)  # several batches
     services = BASE[0]
     cells = [(s, d) for s in (Subject.CHEMISTRY, Subject.BOTANY) for d in Difficulty]
     questions = pool_questions + verified_questions(services, cells, per_cell=15)

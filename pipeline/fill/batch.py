@@ -28,7 +28,7 @@ from core.records import Attempt, Draft, Question
 from core.storage import ObjectStore
 from core.warehouse import Warehouse
 from pipeline.compose import Services
-from pipeline.fill.engine import Intake, commit, verdict
+from pipeline.fill.engine import Intake, commit, rejection_kind, verdict
 from pipeline.fill.pool import Cell
 from pipeline.llm.batch import (
     ENDPOINT,
@@ -456,7 +456,7 @@ class _Step:
             refusal = screen_refusal(result, self.screens)
             if refusal is not None:
                 refused.append(screened_out(result, refusal))
-                reasons[refusal.split(":")[0]] += 1
+                reasons[rejection_kind(refusal)] += 1
                 continue
             drafts.append(result)
         if output.unreadable:
@@ -516,7 +516,7 @@ class _Step:
                 if self.on_accept:
                     self.on_accept(question)
             else:
-                reasons[(attempt.rejection_reason or "").split(":")[0]] += 1
+                reasons[rejection_kind(attempt.rejection_reason)] += 1
         accepted, rejected = len(questions), len(attempts) - len(questions)
         commit(self.wh, attempts, questions)
         self.report.accepted += accepted

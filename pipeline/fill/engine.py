@@ -75,6 +75,7 @@ class Intake:
     groups: set[str] | None = None
 
     def passed_over(self, draft: Draft, draft_id: str) -> bool:
+        """Whether to pass the draft over; a draft not passed over is known from now on."""
         if draft_id in self.known:  # solved before (or already a question): never paid twice
             return True
         self.known.add(draft_id)
@@ -138,7 +139,8 @@ class CellWork:
 
     def wants_work(self) -> bool:
         """Whether one more draft may start: work under way could still fall short of the need,
-        and the attempt budget is not used up."""
+        and the attempt budget is not used up. Past `max_skips` drafts passed over (known, or
+        of a group taken), the cell's source counts as dry."""
         r = self.report
         used = r.accepted + r.rejected + r.unsolved + self.in_flight
         used += r.skipped if self.skips_spend_budget else 0
@@ -276,7 +278,12 @@ def _count(report: CellReport, made: str | None, reason: str | None) -> None:
         report.made.append(made)
     else:
         report.rejected += 1
-        report.reasons[(reason or "").split(":")[0]] += 1
+        report.reasons[rejection_kind(reason)] += 1
+
+
+def rejection_kind(reason: str | None) -> str:
+    """A rejection's kind: its reason before the colon (`hygiene`, `near_duplicate_own`, …)."""
+    return (reason or "").split(":")[0]
 
 
 def count_verdict(report: CellReport, attempt: Attempt, question: Question | None) -> None:

@@ -1,4 +1,4 @@
-"""Assemble until it fits: generate exactly what a paper lacks, assemble again, repeat.
+"""Assemble until it fits: generate what a paper lacks, assemble again, repeat.
 
 The nightly's daily paper and the worker's custom exams both run this loop; what differs is
 only how a round generates (the warehouse fill, or a job's top-up into the outbox).
@@ -32,7 +32,8 @@ def fill_until_assembled(
     template); with `doubling` each round asks twice as much as the last, which takes the
     generators on to other templates and facts (the nightly; a job asks only what it lacks, so
     its progress counts what the student waits for). The loop ends when the paper fits, the
-    rounds are spent, or a round made nothing and found no new dry cell.
+    rounds are spent, or a round made nothing and found no new dry cell (then another round
+    could only ask the same generators for the same cells again).
     """
     closed: set[UnitCell] = set()
     for round_ in range(rounds):

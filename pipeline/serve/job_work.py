@@ -76,7 +76,9 @@ def snapshot_frame(raw: pl.DataFrame) -> pl.DataFrame:
     if "stem" not in raw.columns:
         stem = pl.col("record_json").str.json_path_match("$.content.stem_markdown")
         raw = raw.with_columns(stem.alias("stem"))
-    if "family" not in raw.columns:  # the next nightly's snapshot has the generator's form
+    # Snapshots written before the family was a column: template and format, the family of
+    # every question but a fact's (whose form the next nightly's snapshot carries).
+    if "family" not in raw.columns:
         raw = raw.with_columns((pl.col("template_id") + "|" + pl.col("format")).alias("family"))
     return raw.select(list(SNAPSHOT_SCHEMA)).cast(SNAPSHOT_SCHEMA)
 
@@ -163,7 +165,9 @@ def exam_outcome(
                 on_attempt=make.on_attempt,
             )
             fresh.extend(made.questions)
-            short = made.exhausted or len(made.accepted) < n  # either way: closed to this job
+            # Closed to this job when it fell short, whether its drafts ran dry or its attempt
+            # budget ran out: a job does not double its ask as the nightly does.
+            short = made.exhausted or len(made.accepted) < n
             reports.append(
                 CellReport(subject, difficulty, n, unit_id, len(made.accepted), exhausted=short)
             )

@@ -79,15 +79,13 @@ class Intake:
         if draft_id in self.known:  # solved before (or already a question): never paid twice
             return True
         self.known.add(draft_id)
-        return self.groups is not None and group_of(draft, draft_id) in self.groups
+        if self.groups is None:
+            return False
+        return near_duplicate_group(draft.provenance, draft_id) in self.groups
 
     def accepted(self, question: Question) -> None:
         if self.groups is not None:
-            self.groups.add(group_of(question, question.question_id))
-
-
-def group_of(record: Draft | Question, record_id: str) -> str:
-    return near_duplicate_group(record.provenance, record_id)
+            self.groups.add(near_duplicate_group(question.provenance, question.question_id))
 
 
 def verdict(
@@ -161,6 +159,8 @@ class _Inline(Executor):
         return future
 
 
+# Drafts an interrupted fill solved already: draft id → (template, question made or None,
+# rejection reason or None).
 Replayed = Mapping[str, tuple[str, str | None, str | None]]
 
 

@@ -19,6 +19,7 @@ from pipeline.fill.engine import (
     CellReport,
     CellWork,
     Intake,
+    Replayed,
     commit,
     count_verdict,
     run_fill,
@@ -79,7 +80,7 @@ class Resume:
 
     starts: Mapping[str, int]
     attempted: frozenset[str]
-    outcomes: Mapping[str, tuple[str, str | None, str | None]]
+    outcomes: Replayed
 
 
 ProgressFn = Callable[[CellReport], None]

@@ -400,15 +400,14 @@ class _Step:
         if fill.drafts is None:
             self.submit_drafts(fill.draft_plan)
         elif fill.solve_plan is None:
-            batch = self.setup.client.batches.retrieve(fill.drafts.batch_id)
-            if batch.status not in TERMINAL:
-                self._report_pending(fill.fill_id, "drafts", batch)
+            collected = self._collected(fill.fill_id, "drafts", fill.drafts.batch_id)
+            if collected is None:
                 return
-            output = self._download_output(batch)
+            status, output = collected
             if output is None:
-                self._write_done(fill.fill_id, f"drafts_{batch.status}")
+                self._write_done(fill.fill_id, f"drafts_{status}")
                 return
-            plan = self._store_solve_plan(fill.draft_plan, fill.drafts, output, batch.status)
+            plan = self._store_solve_plan(fill.draft_plan, fill.drafts, output, status)
             if plan.drafts:
                 self.submit_solves(plan)
             else:
@@ -416,15 +415,25 @@ class _Step:
         elif fill.solves is None:
             self.submit_solves(fill.solve_plan)
         else:
-            batch = self.setup.client.batches.retrieve(fill.solves.batch_id)
-            if batch.status not in TERMINAL:
-                self._report_pending(fill.fill_id, "solves", batch)
+            collected = self._collected(fill.fill_id, "solves", fill.solves.batch_id)
+            if collected is None:
                 return
-            output = self._download_output(batch)
+            status, output = collected
             if output is None:
-                self._write_done_of(fill.solve_plan, f"solves_{batch.status}")
+                self._write_done_of(fill.solve_plan, f"solves_{status}")
                 return
-            self._commit_verdicts(fill.solve_plan, fill.solves, output, batch.status)
+            self._commit_verdicts(fill.solve_plan, fill.solves, output, status)
+
+    def _collected(
+        self, fill_id: str, stage: Stage, batch_id: str
+    ) -> tuple[str, OutputFile | None] | None:
+        """A batch that has ended: its status and its output (None when it wrote none); None,
+        and the batch reported pending, while the provider still works on it."""
+        batch = self.setup.client.batches.retrieve(batch_id)
+        if batch.status not in TERMINAL:
+            self._report_pending(fill_id, stage, batch)
+            return None
+        return batch.status, self._download_output(batch)
 
     def _download_output(self, batch: Any) -> OutputFile | None:
         """The batch's output and error files read together (None when it has neither)."""

@@ -99,7 +99,8 @@ MIGRATIONS: tuple[str, ...] = (
     """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
-# Rows per transaction when groups and families of older questions are filled in (`migrate`).
+# The migration that adds each question's group and family, and the rows it fills per batch.
+GROUPS_VERSION = 4
 GROUP_FILL_BATCH = 20_000
 
 _IDS = {"question_id": pl.String}
@@ -136,14 +137,15 @@ class Warehouse:
         for version in range(current + 1, SCHEMA_VERSION + 1):
             with self.transaction():
                 self.con.execute(MIGRATIONS[version - 1])
+                if version == GROUPS_VERSION:  # the new columns are filled in the same step
+                    self._fill_groups()
                 self.con.execute("INSERT INTO schema_migrations VALUES (?, ?)", [version, _now()])
-        self._fill_groups()
         return SCHEMA_VERSION
 
     def _fill_groups(self) -> None:
         """Groups and families of questions stored before they were columns, by the one rule
-        in core.pool, from each record's provenance; in batches, each its own transaction (a
-        run stopped between them leaves NULLs that the next writable open fills in)."""
+        in core.pool, from each record's provenance, a batch of rows at a time; inside the
+        migration's transaction, so a warehouse at v4 has every row filled."""
         while True:
             rows = self.con.execute(
                 "SELECT question_id, format, json_extract(record_json, '$.provenance') "
@@ -158,15 +160,14 @@ class Warehouse:
                 filled["question_id"].append(question_id)
                 filled["grp"].append(near_duplicate_group(provenance, question_id))
                 filled["fam"].append(question_family(provenance, question_format))
-            with self.transaction():
-                self.con.register("_filled", pa.table(filled))
-                try:
-                    self.con.execute(
-                        "UPDATE questions SET near_duplicate_group = f.grp, family = f.fam "
-                        "FROM _filled f WHERE questions.question_id = f.question_id"
-                    )
-                finally:
-                    self.con.unregister("_filled")
+            self.con.register("_filled", pa.table(filled))
+            try:
+                self.con.execute(
+                    "UPDATE questions SET near_duplicate_group = f.grp, family = f.fam "
+                    "FROM _filled f WHERE questions.question_id = f.question_id"
+                )
+            finally:
+                self.con.unregister("_filled")
 
     @contextmanager
     def transaction(self) -> Iterator[None]:

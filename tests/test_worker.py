@@ -644,7 +644,7 @@ def test_groups_of_questions_stored_before_they_were_columns_are_filled_by_the_o
 ) -> None:
     import core.warehouse
     from core.pool import near_duplicate_group, question_family
-    from core.warehouse import open_warehouse
+    from core.warehouse import GROUPS_VERSION, open_warehouse
 
     monkeypatch.setattr(core.warehouse, "GROUP_FILL_BATCH", 7)  # several batches
     services = BASE[0]
@@ -653,8 +653,10 @@ def test_groups_of_questions_stored_before_they_were_columns_are_filled_by_the_o
     path = tmp_path / "w.duckdb"
     with open_warehouse(path) as wh:
         wh.insert_questions(questions)
-        # Rows as a warehouse before schema v4 holds them: no group, no family.
-        wh.con.execute("UPDATE questions SET near_duplicate_group = NULL, family = NULL")
+        # The warehouse as the qforge before schema v4 left it: no group, no family.
+        wh.con.execute("DELETE FROM schema_migrations WHERE version = ?", [GROUPS_VERSION])
+        wh.con.execute("ALTER TABLE questions DROP COLUMN near_duplicate_group")
+        wh.con.execute("ALTER TABLE questions DROP COLUMN family")
     with open_warehouse(path) as wh:
         pool = wh.pool()
     generators = {q.provenance.generator for q in questions}

@@ -599,7 +599,8 @@ def test_a_top_up_solve_with_no_reply_is_no_attempt(every: int, pool_questions: 
     solver = NoReplyEvery(services.solver, every)
     drafts = services.drafter.drafts(Subject.PHYSICS, Difficulty.EASY, {})
     beats: list[int] = []
-    made = top_up(drafts, solver, 3, set(), set(), 4, on_attempt=lambda: beats.append(1))
+    cell = (Subject.PHYSICS, Difficulty.EASY, None)
+    made = top_up(cell, drafts, solver, 3, set(), set(), 4, on_attempt=lambda: beats.append(1))
     attempts = [a for _, group in made.accepted for a in group]
     assert not any("transport" in (a.rejection_reason or "") for a in attempts)
     # The job's heartbeat beats for every solve, answered or not (a slow provider is alive).

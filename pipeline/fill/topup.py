@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from core.records import Attempt, Difficulty, Draft, Question
+from core.records import Attempt, Difficulty, Draft, Question, Subject
 from kb.syllabus import Topic
 from pipeline.fill.engine import CellReport, CellWork, Intake, count_verdict, run_fill
 from pipeline.generate.drafter import Drafter
@@ -101,6 +101,7 @@ class _OutboxSink:
 
 
 def top_up(
+    cell: tuple[Subject, Difficulty, str | None],
     drafts: Iterator[Draft],
     solver: Solver,
     wanted: int,
@@ -111,7 +112,8 @@ def top_up(
     on_accept: Callable[[Question, tuple[Attempt, ...]], None] | None = None,
     on_attempt: Callable[[], None] | None = None,
 ) -> TopUp:
-    """Verify drafts until `wanted` new questions of new near-duplicate groups are accepted.
+    """Verify drafts of one cell (subject, difficulty, unit if any) until `wanted` new questions
+    of new near-duplicate groups are accepted.
 
     `on_accept` sees each question with its attempts at once; `taken_groups` grows with every
     accepted question's group. A solve with no reply counts against the budget (a provider that
@@ -119,26 +121,18 @@ def top_up(
     """
     out = TopUp(wanted)
     budget = wanted * max_attempts_per_question
-    if wanted <= 0:
-        return out
-    first = next(drafts, None)  # the cell's subject and difficulty are its drafts'
-    if first is None:
-        out.exhausted = True
-        return out
-    tag = first.content.tag
-    cell = CellWork(
-        CellReport(tag.subject, first.content.difficulty, wanted, tag.unit_id),
+    work = CellWork(
+        CellReport(*cell[:2], wanted, cell[2]),
         budget,
         skips_spend_budget=False,
         max_skips=SKIPS_PER_ATTEMPT * budget,
     )
-    sink = _OutboxSink(out, on_accept, on_attempt)
     (report,) = run_fill(
-        [cell],
-        lambda _: _chained(first, drafts),
+        [work],
+        lambda _: drafts,
         solver,
         Intake(set(known_ids), taken_groups),
-        sink,
+        _OutboxSink(out, on_accept, on_attempt),
         screens=screens,
     )
     out.rejected = report.rejected
@@ -146,8 +140,3 @@ def top_up(
     out.passed_over = report.skipped
     out.exhausted = report.exhausted
     return out
-
-
-def _chained(first: Draft, rest: Iterator[Draft]) -> Iterator[Draft]:
-    yield first
-    yield from rest

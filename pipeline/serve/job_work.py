@@ -121,8 +121,10 @@ def practice_fresh(
         return []
     groups = {near_duplicate_group(q.provenance, q.question_id) for q in have}
     starts = VariantStarts(template_counts(view.frame))
+    topic = order.topic
     return top_up(
-        topic_drafts(make.drafter, order.topic, order.difficulty, starts),
+        (topic.subject, order.difficulty, topic.unit_id),
+        topic_drafts(make.drafter, topic, order.difficulty, starts),
         make.solver,
         short,
         view.ids | set(generated),
@@ -155,6 +157,7 @@ def exam_outcome(
         reports = []
         for (subject, difficulty, unit_id), n in cells.items():
             made = top_up(
+                (subject, difficulty, unit_id),
                 make.drafter.drafts(subject, difficulty, starts, unit_id),
                 make.solver,
                 n,

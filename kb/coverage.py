@@ -30,8 +30,9 @@ def unit_coverage(syllabus: Syllabus, kstore: KnowledgeStore, kb: KnowledgeBase)
     figures = _per_unit(kstore, "figures")
     facts: Counter[str] = Counter()
     for table in kb.fact_tables:
-        if table.topic_id:
-            facts[syllabus.topic(table.topic_id).unit_id] += len(table.facts)
+        for fact in table.facts:
+            if topic_id := table.topic_of(fact):
+                facts[syllabus.topic(topic_id).unit_id] += 1
     return pl.DataFrame(
         [
             {

@@ -29,6 +29,8 @@ class Fact(Record):
     entity: str
     value: str
     chunk_id: str
+    # The fact's own syllabus topic when it is not its table's (a relation can span topics).
+    topic_id: str | None = None
 
 
 class FactTable(Record):
@@ -47,6 +49,16 @@ class FactTable(Record):
     def is_fact(self, entity: str, value: str) -> bool:
         return any(f.entity == entity and f.value == value for f in self.facts)
 
+    def topic_of(self, fact: Fact) -> str | None:
+        return fact.topic_id or self.topic_id
+
+    def topic_ids(self) -> list[str]:
+        """The topics the table's facts are filed under, the table's own first."""
+        return _topics_in_order(self.topic_id, [self.topic_of(f) for f in self.facts])
+
+    def facts_of(self, topic_id: str) -> tuple[Fact, ...]:
+        return tuple(f for f in self.facts if self.topic_of(f) == topic_id)
+
 
 class Cause(Record):
     """A true assertion, the reason that explains it, and a false twin of each.
@@ -60,6 +72,7 @@ class Cause(Record):
     false_assertion: str
     false_reason: str
     chunk_id: str
+    topic_id: str | None = None  # the cause's own topic when it is not its table's
 
 
 class CauseTable(Record):
@@ -70,6 +83,21 @@ class CauseTable(Record):
     topic_id: str
     ncert_chapter: str
     causes: tuple[Cause, ...]
+
+    def topic_of(self, cause: Cause) -> str:
+        return cause.topic_id or self.topic_id
+
+    def topic_ids(self) -> list[str]:
+        """The topics the table's causes are filed under, the table's own first."""
+        return _topics_in_order(self.topic_id, [self.topic_of(c) for c in self.causes])
+
+    def causes_of(self, topic_id: str) -> tuple[Cause, ...]:
+        return tuple(c for c in self.causes if self.topic_of(c) == topic_id)
+
+
+def _topics_in_order(own: str | None, tags: list[str | None]) -> list[str]:
+    rest = sorted({t for t in tags if t is not None and t != own})
+    return ([own] if own is not None and own in tags else []) + rest
 
 
 def parse_front_matter(text: str) -> tuple[dict[str, str], str]:

@@ -8,7 +8,7 @@ reason from the same table (true, but no explanation), its false reason, or its 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 
 from core.ids import digest
 from core.records import (
@@ -21,6 +21,7 @@ from core.records import (
 from kb.knowledge import Cause, CauseTable, KnowledgeBase
 from kb.retrieval import content_tokens, sentences
 from kb.syllabus import Syllabus
+from pipeline.generate.streams import round_robin
 
 GENERATOR = "offline.causes"
 ASSERTION_REASON_OPTIONS = (
@@ -47,13 +48,20 @@ def _sentence(text: str) -> str:
 
 
 def assertion_reason_draft(
-    table: CauseTable, seed: int, kb: KnowledgeBase, syllabus: Syllabus
+    table: CauseTable,
+    seed: int,
+    kb: KnowledgeBase,
+    syllabus: Syllabus,
+    topic_id: str | None = None,
 ) -> Draft | None:
-    """One assertion–reason question; seed % 4 picks which of the four keys is right."""
-    if len(table.causes) < 2:
+    """One assertion–reason question about a cause of the topic (the table's own by default);
+    seed % 4 picks which of the four keys is right."""
+    topic = topic_id or table.topic_id
+    asked = table.causes_of(topic) if topic_id else table.causes
+    if len(table.causes) < 2 or not asked:
         return None
     rng = random.Random(digest(["assertion-reason", table.relation_id, seed]))
-    cause = table.causes[(seed // 4) % len(table.causes)]
+    cause = asked[(seed // 4) % len(asked)]
     other = rng.choice([c for c in table.causes if c is not cause])
     case = seed % 4
     assertion = cause.false_assertion if case == 3 else cause.assertion
@@ -83,7 +91,7 @@ def assertion_reason_draft(
         context_ids=tuple(sorted({cause.chunk_id, other.chunk_id})),
         params=(("case", str(case)), ("cause", cause.assertion), ("seed", str(seed))),
     )
-    tag = syllabus.topic(table.topic_id).tag
+    tag = syllabus.topic(topic).tag
     return choice_draft(
         tag,
         Difficulty.HARD,
@@ -98,12 +106,28 @@ def assertion_reason_draft(
 
 
 def assertion_reason_drafts(
-    table: CauseTable, difficulty: Difficulty, kb: KnowledgeBase, syllabus: Syllabus
+    table: CauseTable,
+    difficulty: Difficulty,
+    kb: KnowledgeBase,
+    syllabus: Syllabus,
+    topic_ids: Collection[str] | None = None,
 ) -> Iterator[Draft]:
-    """Every assertion–reason draft of a table (Hard only): each cause in all four cases."""
-    if difficulty is not Difficulty.HARD or syllabus.topic(table.topic_id).deleted:
+    """Every assertion–reason draft of a table (Hard only): each cause in all four cases, the
+    table's topics taking turns (only `topic_ids` when given)."""
+    if difficulty is not Difficulty.HARD:
         return
-    for seed in range(4 * len(table.causes)):
-        draft = assertion_reason_draft(table, seed, kb, syllabus)
-        if draft is not None:
-            yield draft
+    topics = [
+        t
+        for t in table.topic_ids()
+        if (topic_ids is None or t in topic_ids) and not syllabus.topic(t).deleted
+    ]
+
+    def of_topic(topic: str) -> Iterator[Draft]:
+        # A table of one topic drafts as it always has (the same seeds, so the same questions).
+        only = None if table.topic_ids() == [topic] else topic
+        for seed in range(4 * len(table.causes_of(topic))):
+            draft = assertion_reason_draft(table, seed, kb, syllabus, only)
+            if draft is not None:
+                yield draft
+
+    yield from round_robin(of_topic(t) for t in topics)

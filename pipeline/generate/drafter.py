@@ -89,15 +89,16 @@ class OfflineDrafter:
             for t in self.templates
             if t.subject == subject and t.difficulty == difficulty and in_unit(t.topic_id)
         ]
+        # A fact or cause carries its own topic, so a table may serve several topics.
         facts = [
-            fact_drafts(table, difficulty, self.kb, self.syllabus)
+            fact_drafts(table, difficulty, self.kb, self.syllabus, topics)
             for table in self.kb.fact_tables
-            if table.subject == subject and in_unit(table.topic_id)
+            if table.subject == subject and (topics := [t for t in table.topic_ids() if in_unit(t)])
         ]
         facts += [
-            assertion_reason_drafts(table, difficulty, self.kb, self.syllabus)
+            assertion_reason_drafts(table, difficulty, self.kb, self.syllabus, topics)
             for table in self.kb.cause_tables
-            if table.subject == subject and in_unit(table.topic_id)
+            if table.subject == subject and (topics := [t for t in table.topic_ids() if in_unit(t)])
         ]
         if self.elements is not None:
             facts += [

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 
 from core.ids import digest
@@ -124,8 +124,8 @@ def _draft(
     explanation: str,
     context: tuple[str, ...],
     key: str,
+    topic_id: str,
 ) -> Draft | None:
-    assert table.topic_id is not None
     if len(set(options)) != 4:
         return None
     provenance = Provenance(
@@ -134,7 +134,7 @@ def _draft(
         context_ids=tuple(sorted(set(context))),
         params=(("format", fmt.kind), ("key", key)),
     )
-    tag = syllabus.topic(table.topic_id).tag
+    tag = syllabus.topic(topic_id).tag
     return choice_draft(
         tag,
         fmt.difficulty,
@@ -179,17 +179,37 @@ def single_correct_draft(
         explanation,
         (fact.chunk_id,),
         f"{fact.entity}|{fact.value}",
+        str(table.topic_of(fact)),
     )
 
 
+def _topic_facts(table: FactTable, topic_id: str | None) -> tuple[tuple[Fact, ...], str]:
+    """The facts a question of the topic asks about (all the table's without one), and the
+    topic. Distractors and truth checks always use the whole table."""
+    topic = topic_id or table.topic_id
+    if topic is None:
+        raise ValueError(f"{table.relation_id}: no topic")
+    return (table.facts_of(topic) if topic_id else table.facts), topic
+
+
+def _by_entity(facts: Sequence[Fact]) -> dict[str, list[Fact]]:
+    by_entity: dict[str, list[Fact]] = {}
+    for f in facts:
+        by_entity.setdefault(f.entity, []).append(f)
+    return by_entity
+
+
 def odd_pair_draft(
-    table: FactTable, seed: int, kb: KnowledgeBase, syllabus: Syllabus
+    table: FactTable,
+    seed: int,
+    kb: KnowledgeBase,
+    syllabus: Syllabus,
+    topic_id: str | None = None,
 ) -> Draft | None:
     """Three true pairings and one false: which is incorrectly matched?"""
+    asked, topic = _topic_facts(table, topic_id)
     rng = random.Random(digest(["pair", table.relation_id, seed]))
-    by_entity: dict[str, list[Fact]] = {}
-    for f in table.facts:
-        by_entity.setdefault(f.entity, []).append(f)
+    by_entity = _by_entity(asked)
     entities = sorted(by_entity)
     if len(entities) < 4:
         return None
@@ -197,9 +217,8 @@ def odd_pair_draft(
     true_facts = [rng.choice(by_entity[e]) for e in picked[:3]]
     odd_entity = picked[3]
     used_values = {f.value for f in true_facts}
-    wrong_values = sorted(
-        {f.value for f in table.facts} - used_values - {f.value for f in by_entity[odd_entity]}
-    )
+    odd_values = {f.value for f in table.facts if f.entity == odd_entity}
+    wrong_values = sorted({f.value for f in table.facts} - used_values - odd_values)
     if not wrong_values:
         return None
     wrong = rng.choice(wrong_values)
@@ -207,7 +226,7 @@ def odd_pair_draft(
     options = [f"{f.entity}{sep}{f.value}" for f in true_facts] + [f"{odd_entity}{sep}{wrong}"]
     rng.shuffle(options)
     correct = f"{odd_entity}{sep}{wrong}"
-    right = ", ".join(f.value for f in by_entity[odd_entity])
+    right = _right_values(table, odd_entity)
     explanation = (
         f"**{odd_entity}** is not matched with {wrong}: it goes with {right}. "
         "The other three pairs are correct.\n\n"
@@ -219,7 +238,16 @@ def odd_pair_draft(
     )
     context = tuple(f.chunk_id for f in [*true_facts, *by_entity[odd_entity]])
     return _draft(
-        table, syllabus, ODD_PAIR, stem, options, correct, explanation, context, f"seed={seed}"
+        table,
+        syllabus,
+        ODD_PAIR,
+        stem,
+        options,
+        correct,
+        explanation,
+        context,
+        f"seed={seed}",
+        topic,
     )
 
 
@@ -238,10 +266,8 @@ def _wrong_value(table: FactTable, entity: str, rng: random.Random, avoid: set[s
     return rng.choice(pool) if pool else None
 
 
-def _distinct_entity_facts(table: FactTable, n: int, rng: random.Random) -> list[Fact] | None:
-    by_entity: dict[str, list[Fact]] = {}
-    for f in table.facts:
-        by_entity.setdefault(f.entity, []).append(f)
+def _distinct_entity_facts(facts: Sequence[Fact], n: int, rng: random.Random) -> list[Fact] | None:
+    by_entity = _by_entity(facts)
     if len(by_entity) < n:
         return None
     return [rng.choice(by_entity[e]) for e in rng.sample(sorted(by_entity), n)]
@@ -252,11 +278,16 @@ def _right_values(table: FactTable, entity: str) -> str:
 
 
 def two_statements_draft(
-    table: FactTable, seed: int, kb: KnowledgeBase, syllabus: Syllabus
+    table: FactTable,
+    seed: int,
+    kb: KnowledgeBase,
+    syllabus: Syllabus,
+    topic_id: str | None = None,
 ) -> Draft | None:
     """Statement I / Statement II, each true or false; the four combinations take turns."""
+    asked, topic = _topic_facts(table, topic_id)
     rng = random.Random(digest(["two", table.relation_id, seed]))
-    facts = _distinct_entity_facts(table, 2, rng)
+    facts = _distinct_entity_facts(asked, 2, rng)
     if facts is None or statement(table, "x", "y") is None:
         return None
     truths = [(True, True), (False, False), (True, False), (False, True)][seed % 4]
@@ -289,15 +320,21 @@ def two_statements_draft(
         "\n\n".join(notes),
         tuple(f.chunk_id for f in facts),
         f"seed={seed}",
+        topic,
     )
 
 
 def match_list_draft(
-    table: FactTable, seed: int, kb: KnowledgeBase, syllabus: Syllabus
+    table: FactTable,
+    seed: int,
+    kb: KnowledgeBase,
+    syllabus: Syllabus,
+    topic_id: str | None = None,
 ) -> Draft | None:
     """Match List-I (entities) with List-II (values); options are codings like A-II, B-IV…"""
+    asked, topic = _topic_facts(table, topic_id)
     rng = random.Random(digest(["match", table.relation_id, seed]))
-    facts = _distinct_entity_facts(table, 4, rng)
+    facts = _distinct_entity_facts(asked, 4, rng)
     if facts is None or len({f.value for f in facts}) < 4:
         return None
     if any(table.is_fact(a.entity, b.value) for a in facts for b in facts if a is not b):
@@ -340,15 +377,21 @@ def match_list_draft(
         explanation,
         tuple(f.chunk_id for f in facts),
         f"seed={seed}",
+        topic,
     )
 
 
 def how_many_draft(
-    table: FactTable, seed: int, kb: KnowledgeBase, syllabus: Syllabus
+    table: FactTable,
+    seed: int,
+    kb: KnowledgeBase,
+    syllabus: Syllabus,
+    topic_id: str | None = None,
 ) -> Draft | None:
     """How many of four pairings are correct? The count (one to four) takes turns by seed."""
+    asked, topic = _topic_facts(table, topic_id)
     rng = random.Random(digest(["count", table.relation_id, seed]))
-    facts = _distinct_entity_facts(table, 4, rng)
+    facts = _distinct_entity_facts(asked, 4, rng)
     if facts is None:
         return None
     n_true = 1 + seed % 4
@@ -381,12 +424,16 @@ def how_many_draft(
         explanation,
         tuple(f.chunk_id for f, _, _ in pairs),
         f"seed={seed}",
+        topic,
     )
 
 
 def _format_drafts(
-    table: FactTable, fmt: FactFormat, kb: KnowledgeBase, syllabus: Syllabus
+    table: FactTable, fmt: FactFormat, kb: KnowledgeBase, syllabus: Syllabus, topic_id: str
 ) -> Iterator[Draft]:
+    # A table of one topic drafts as it always has (the same seeds, so the same questions).
+    only = None if table.topic_ids() == [topic_id] else topic_id
+    asked = table.facts if only is None else table.facts_of(topic_id)
     seeded = {
         ODD_PAIR: odd_pair_draft,
         TWO_STATEMENTS: two_statements_draft,
@@ -394,12 +441,12 @@ def _format_drafts(
         HOW_MANY: how_many_draft,
     }
     if fmt in seeded:
-        for seed in range(2 * len(table.facts)):
-            d = seeded[fmt](table, seed, kb, syllabus)
+        for seed in range(2 * len(asked)):
+            d = seeded[fmt](table, seed, kb, syllabus, only)
             if d is not None:
                 yield d
         return
-    order = sorted(table.facts, key=lambda f: digest([table.relation_id, f.entity, f.value]))
+    order = sorted(asked, key=lambda f: digest([table.relation_id, f.entity, f.value]))
     for fact in order:
         d = single_correct_draft(table, fact, fmt, kb, syllabus)
         if d is not None:
@@ -407,13 +454,25 @@ def _format_drafts(
 
 
 def fact_drafts(
-    table: FactTable, difficulty: Difficulty, kb: KnowledgeBase, syllabus: Syllabus
+    table: FactTable,
+    difficulty: Difficulty,
+    kb: KnowledgeBase,
+    syllabus: Syllabus,
+    topic_ids: Collection[str] | None = None,
 ) -> Iterator[Draft]:
-    """Every draft this table offers at a difficulty, its formats taking turns, in a fixed order."""
-    if table.topic_id is None or syllabus.topic(table.topic_id).deleted:
-        return
+    """Every draft this table offers at a difficulty, in a fixed order: its topics take turns
+    (only `topic_ids` when given), and within a topic its formats. A question asks about facts
+    of one topic only, so it is filed under that topic."""
+    topics = [
+        t
+        for t in table.topic_ids()
+        if (topic_ids is None or t in topic_ids) and not syllabus.topic(t).deleted
+    ]
     yield from round_robin(
-        _format_drafts(table, f, kb, syllabus) for f in FORMATS_BY_DIFFICULTY[difficulty]
+        round_robin(
+            _format_drafts(table, f, kb, syllabus, topic) for f in FORMATS_BY_DIFFICULTY[difficulty]
+        )
+        for topic in topics
     )
 
 

@@ -37,7 +37,7 @@ from api_stub.runner import JobRunner, Overloaded, public_mirror
 from core.settings import Settings
 from core.storage import ObjectStore, validate_key
 from pipeline.serve.jobs import Job, acknowledgement
-from pipeline.serve.requests import InvalidRequest, UnknownTopic
+from pipeline.serve.requests import InsufficientPool, InvalidRequest, UnknownTopic
 from site_builder.documents import API_PREFIX, JOB_ID_PATTERN
 from site_builder.headers import ENCODING_SUFFIXES, cache_control, content_type, encoded_base
 
@@ -248,6 +248,8 @@ def create_app(
             raise ApiError(422, str(exc), [p.detail() for p in exc.problems]) from exc
         except UnknownTopic as exc:
             raise ApiError(404, str(exc), [{"loc": ["body", "topic_id"], "msg": str(exc)}]) from exc
+        except InsufficientPool as exc:
+            raise ApiError(409, str(exc), exc.details(), code="insufficient_pool") from exc
         except LimitExceeded as exc:
             raise ApiError(
                 429, str(exc), headers={"Retry-After": str(exc.retry_after)}, code="quota_exceeded"

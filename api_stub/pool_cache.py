@@ -16,7 +16,7 @@ import polars as pl
 
 from pipeline.serve.job_work import EMPTY_POOL, PoolView, snapshot_frame
 from site_builder.documents import withdrawn_questions_key
-from site_builder.snapshot import POOL_SNAPSHOT_KEY
+from site_builder.snapshot import POOL_SNAPSHOT_KEY, TOPIC_COVERAGE_KEY, read_spent_cells
 
 log = logging.getLogger("qforge.worker")
 
@@ -71,7 +71,8 @@ class PoolCache:
         self._checked = self.monotonic()
         raw = self.store.get(POOL_SNAPSHOT_KEY) or b""
         withdrawn_raw = self.store.get(withdrawn_questions_key()) or b""
-        seen = hashlib.sha256(raw + b"|" + withdrawn_raw).hexdigest()
+        coverage_raw = self.store.get(TOPIC_COVERAGE_KEY) or b""
+        seen = hashlib.sha256(raw + b"|" + withdrawn_raw + b"|" + coverage_raw).hexdigest()
         if seen == self._digest and self._view is not None:
             return
         self._digest = seen
@@ -84,7 +85,8 @@ class PoolCache:
             ~pl.col("question_id").is_in(snapshot["question_id"].to_list())
             & ~pl.col("question_id").is_in(withdrawn)
         )
-        self._view = PoolView(pl.concat([self._snapshot, self._fresh]))
+        spent = read_spent_cells(coverage_raw) if coverage_raw else frozenset()
+        self._view = PoolView(pl.concat([self._snapshot, self._fresh]), spent)
         log.info("pool snapshot: %d servable questions", self._snapshot.height)
 
     def add(self, rows: pl.DataFrame) -> None:
@@ -97,4 +99,4 @@ class PoolCache:
             if rows.is_empty():
                 return
             self._fresh = pl.concat([self._fresh, rows])
-            self._view = PoolView(pl.concat([current.frame, rows]))
+            self._view = PoolView(pl.concat([current.frame, rows]), current.spent)

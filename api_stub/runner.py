@@ -27,7 +27,7 @@ from api_stub.pool_cache import PoolCache
 from api_stub.requests import exam_order, practice_order
 from core.pool import pool_rows
 from core.providers import publish_target
-from core.records import Attempt, OutboxEntry, Question, outbox_key
+from core.records import Attempt, Difficulty, OutboxEntry, Question, outbox_key
 from core.settings import Settings
 from core.shapes import question_file_bytes
 from core.storage import ObjectStore
@@ -57,7 +57,7 @@ from pipeline.serve.jobs import (
     smoothed,
 )
 from pipeline.serve.practice import practice_pick
-from pipeline.serve.requests import ExamOrder, PracticeOrder
+from pipeline.serve.requests import ExamOrder, InsufficientPool, PracticeOrder
 from site_builder.documents import (
     exam_key,
     json_bytes,
@@ -270,6 +270,13 @@ class JobRunner:
         )
         if pick.short == 0:
             return self._finish_practice(job, order, view.questions(pick.question_ids))
+        cell = (order.topic.topic_id, order.difficulty.value)
+        if self.settings.llm == "offline" and cell in view.spent:
+            # Refused now rather than FAILED later: the last nightly's topic floor found that
+            # the offline generators make no more for this cell (a model may, so with one
+            # configured the job always tries).
+            available = {d: view.servable(order.topic.topic_id, d) for d in Difficulty}
+            raise InsufficientPool(order.topic.topic_id, order.difficulty, order.count, available)
         return self._enqueue(job, pick.short, reserve)
 
     def submit_exam(self, order: ExamOrder, key: str, reserve: Callable[[int], None]) -> Job:

@@ -18,6 +18,9 @@ from core.records import Difficulty, Provenance, Question, Subject
 # A cell of the pool: one syllabus unit's questions of a subject at a difficulty (what a
 # shortfall names, and what a fill generates for).
 UnitCell = tuple[Subject, Difficulty, str]
+# One topic's questions at a difficulty (subject, difficulty, unit, topic): what practice sets
+# draw on, and what the topic floor fills.
+TopicCell = tuple[Subject, Difficulty, str, str]
 
 # What paper assembly reads of each question, including its past use.
 POOL_SCHEMA = pl.Schema(

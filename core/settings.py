@@ -96,6 +96,12 @@ class Settings(BaseSettings):
         default=1, ge=1, le=64, description="Worker processes of `qforge api` (one GIL each)."
     )
     max_attempts_per_question: int = Field(default=6, ge=1)
+    topic_floor: int = Field(
+        default=10,
+        ge=0,
+        description="Servable questions the nightly keeps for every live topic × difficulty "
+        "(distinct near-duplicate groups, what a practice set draws on); 0 turns it off.",
+    )
     # The worker (`qforge api`): who may call the dynamic endpoints, how often, how much.
     api_keys: Annotated[tuple[SecretStr, ...], NoDecode] = Field(
         default=(),

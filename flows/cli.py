@@ -299,11 +299,19 @@ def _cmd_stats(settings: Settings, args: argparse.Namespace) -> int:
     if not settings.warehouse_path.exists():
         print(f"no warehouse at {settings.warehouse_path}: run `qforge nightly` first")
         return 1
+    from flows.cli_pool import topic_coverage_lines
+    from pipeline.compose import build_services, duplicate_screens
+    from pipeline.fill.coverage import DEFAULT_TOPIC_FLOOR
+
     with open_warehouse(settings.warehouse_path) as wh:
         counts = wh.counts()
         pool = wh.pool()
-        print(json.dumps(counts, indent=2))
-        print(pool.group_by("subject", "difficulty").len().sort("subject", "difficulty"))
+        # A short cell's reason counts only drafts a fill would keep (near-duplicates are not).
+        screens, _ = duplicate_screens(settings, wh.questions())
+    print(json.dumps(counts, indent=2))
+    print(pool.group_by("subject", "difficulty").len().sort("subject", "difficulty"))
+    floor = settings.topic_floor or DEFAULT_TOPIC_FLOOR
+    print("\n".join(topic_coverage_lines(build_services(settings), pool, floor, None, screens)))
     return 0
 
 
@@ -446,13 +454,21 @@ def parser() -> argparse.ArgumentParser:
     fill.add_argument(
         "--per-cell",
         type=int,
-        default=60,
-        help="unused verified questions wanted per cell (default 60)",
+        default=None,
+        help="unused verified questions wanted per cell (default 60); with --per-topic, "
+        "servable questions per topic × difficulty (default QFORGE_TOPIC_FLOOR, 10)",
     )
-    fill.add_argument(
+    cells = fill.add_mutually_exclusive_group()
+    cells.add_argument(
         "--per-unit",
         action="store_true",
         help="cells are subject × syllabus unit × difficulty instead of subject × difficulty",
+    )
+    cells.add_argument(
+        "--per-topic",
+        action="store_true",
+        help="cells are live topic × difficulty, counted as a practice set counts them (one "
+        "question per near-duplicate group); then print the topic coverage",
     )
     fill.add_argument(
         "--batch",

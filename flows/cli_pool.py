@@ -7,28 +7,42 @@ import argparse
 import sys
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from core.settings import Settings
 
 if TYPE_CHECKING:
+    import polars as pl
     from rich.progress import Progress
 
     from core.warehouse import Warehouse
+    from kb.syllabus import Topic
     from pipeline.compose import Services
     from pipeline.fill.engine import CellReport
+    from pipeline.verify.gate import Screen
 
 
 def cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
     from core.records import Difficulty, Subject
     from core.warehouse import open_warehouse
     from pipeline.compose import build_services, duplicate_screens
-    from pipeline.fill.pool import fill_pool, pool_deficits, unit_deficits
+    from pipeline.fill.coverage import DEFAULT_TOPIC_FLOOR
+    from pipeline.fill.pool import (
+        fill_pool,
+        pool_deficits,
+        taken_groups,
+        topic_deficits,
+        unit_deficits,
+    )
 
     services = build_services(settings)
     subjects = [Subject(args.subject)] if args.subject else list(Subject)
-    needs = {(s, d): args.per_cell for s in subjects for d in Difficulty}
+    per_cell = args.per_cell
+    if per_cell is None:
+        per_cell = (settings.topic_floor or DEFAULT_TOPIC_FLOOR) if args.per_topic else 60
+    needs = {(s, d): per_cell for s in subjects for d in Difficulty}
+    topics = [t for s in subjects for t in services.syllabus.live_topics(s)]
     units = {
         s: sorted(
             {t.unit_id for t in services.syllabus.live_topics(s)},
@@ -38,16 +52,26 @@ def cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
     }
     started = time.perf_counter()
     with open_warehouse(settings.warehouse_path) as wh:
-        deficits: Mapping[tuple[Any, ...], int] = (
-            unit_deficits(wh.pool(), units, args.per_cell)
-            if args.per_unit
-            else pool_deficits(wh.pool(), needs)
-        )
+        pool = wh.pool()
+        deficits: Mapping[tuple[Any, ...], int]
+        if args.per_topic:
+            deficits = topic_deficits(pool, topics, per_cell)
+        elif args.per_unit:
+            deficits = unit_deficits(pool, units, per_cell)
+        else:
+            deficits = pool_deficits(pool, needs)
         total = sum(deficits.values())
         if args.batch or settings.llm_batch:  # open batches advance even when nothing is short
+            if args.per_topic:
+                print("qforge pool fill: --per-topic runs without --batch", file=sys.stderr)
+                return 2
             return _pool_fill_batch(settings, services, wh, deficits)
         if not total:
-            print(f"every cell already holds {args.per_cell} unused questions")
+            what = "servable" if args.per_topic else "unused"
+            print(f"every cell already holds {per_cell} {what} questions")
+            if args.per_topic:
+                screens, _ = duplicate_screens(settings, wh.questions())
+                _print_topic_coverage(services, wh.pool(), topics, per_cell, screens)
             return 0
         screens, on_accept = duplicate_screens(settings, wh.questions())
         with progress_bar(transient=False) as bar:
@@ -56,7 +80,8 @@ def cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
             done: dict[tuple[str, str, str], int] = {}
 
             def advance(report: CellReport) -> None:
-                key = (report.subject.value, report.unit_id or "", report.difficulty.value)
+                place = report.topic_id or report.unit_id or ""
+                key = (report.subject.value, place, report.difficulty.value)
                 bar.update(
                     task,
                     advance=report.accepted - done.get(key, 0),
@@ -74,27 +99,82 @@ def cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
                 screens=screens,
                 on_accept=on_accept,
                 concurrency=services.concurrency,
+                groups=taken_groups(pool) if args.per_topic else None,
             )
         verdicts = Counter[tuple[str, str]]()
         for generator, verdict, _, n in wh.verdict_counts():
             verdicts[generator, verdict] += n
+        after = wh.pool() if args.per_topic else None
     elapsed = time.perf_counter() - started
     accepted = sum(r.accepted for r in reports)
     print(f"{accepted} questions verified in {elapsed:.1f} s ({accepted / elapsed:.0f}/s)")
+    # Per topic there are some 1,700 cells: only those left short are worth a line.
     for r in reports:
-        print("  " + cell_line(r))
+        if not args.per_topic or r.accepted < r.needed:
+            print("  " + cell_line(r))
     refused = sum((r.refused for r in reports), Counter[str]())
     if refused:
         print(f"drafts refused before any solve: {refused.total()} ({_tally(refused)})")
     print("all attempts so far, per generator:")
     for (generator, verdict), n in sorted(verdicts.items()):
         print(f"  {generator:20} {verdict:9} {n}")
+    if after is not None:
+        _print_topic_coverage(services, after, topics, per_cell, screens)
     stopped = {r.stopped for r in reports if r.stopped}
     if accepted == 0 and (stopped or any(k.startswith("transport") for k in refused)):
         why = ", ".join(sorted(stopped)) or "every draft call failed"
         print(f"qforge pool fill: nothing stored: the provider failed ({why})", file=sys.stderr)
         return 1
     return 0
+
+
+def _print_topic_coverage(
+    services: Services,
+    pool: pl.DataFrame,
+    topics: Sequence[Topic],
+    floor: int,
+    screens: Sequence[Screen],
+) -> None:
+    """The coverage summary of the topics, then each cell below `floor` with its reason."""
+    topic_ids = {t.topic_id for t in topics}
+    for line in topic_coverage_lines(services, pool, floor, topic_ids, screens):
+        print(line)
+
+
+def topic_coverage_lines(
+    services: Services,
+    pool: pl.DataFrame,
+    floor: int,
+    topic_ids: Collection[str] | None = None,
+    screens: Sequence[Screen] = (),
+) -> list[str]:
+    """`qforge stats` and `qforge pool fill --per-topic`: the summary line, the count of short
+    cells per reason, and one line per cell below the floor (servable, never used, why)."""
+    from pipeline.compose import offline_engine
+    from pipeline.fill.coverage import (
+        REASONS,
+        coverage_summary,
+        servable_counts,
+        shortfall_reasons,
+        topic_coverage,
+    )
+
+    explain = shortfall_reasons(*offline_engine(services), pool, floor, screens)
+    cells = [
+        c
+        for c in topic_coverage(services.syllabus, servable_counts(pool), floor, explain)
+        if topic_ids is None or c.topic_id in topic_ids
+    ]
+    short = [c for c in cells if c.status != "at_floor"]
+    lines = [coverage_summary(cells, floor)]
+    for reason, n in Counter(c.reason for c in short).most_common():
+        lines.append(f"  {n} cells: {REASONS[reason]}")
+    lines += [
+        f"  {c.topic_id:48} {c.difficulty.value:6} {c.servable:3} servable ({c.fresh} never "
+        f"used): {c.reason}"
+        for c in short
+    ]
+    return lines
 
 
 def _tally(counts: Counter[str]) -> str:
@@ -106,7 +186,8 @@ def cell_line(r: CellReport) -> str:
     """One cell of a fill: what it stored, what the solver or screens rejected and the drafter
     refused (by reason), and why it stopped short if it did."""
     reasons = ", ".join(f"{k} ×{v}" for k, v in r.reasons.items()) or "none"
-    cell = f"{r.subject.value:9} {r.unit_id or '':8} {r.difficulty.value:6}"
+    place = f"{r.topic_id:44}" if r.topic_id else f"{r.unit_id or '':8}"
+    cell = f"{r.subject.value:9} {place} {r.difficulty.value:6}"
     line = f"{cell} +{r.accepted}/{r.needed} rejected {r.rejected} ({reasons})"
     if r.refused:
         line += f" refused {r.refused.total()} ({_tally(r.refused)})"

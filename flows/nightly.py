@@ -54,6 +54,7 @@ export_task = task(name="export_site", cache_policy=NO_CACHE)(steps.export_step)
 publish_task = task(name="publish", cache_policy=NO_CACHE)(steps.publish_step)
 ingest_outbox_task = task(name="ingest_outbox", cache_policy=NO_CACHE)(steps.ingest_outbox_step)
 snapshot_task = task(name="snapshot", cache_policy=NO_CACHE)(steps.snapshot_step)
+topic_floor_task = task(name="topic_floor", cache_policy=NO_CACHE)(steps.topic_floor_step)
 
 Call = Callable[..., Any]
 
@@ -153,7 +154,9 @@ def _run_nightly(
         finally:
             seconds[name] = seconds.get(name, 0.0) + time.perf_counter() - t0
 
-    def run_report(dates: Sequence[dt.date], papers: list[Paper]) -> RunReport:
+    def run_report(
+        dates: Sequence[dt.date], papers: list[Paper], topics: steps.TopicFloorSummary | None
+    ) -> RunReport:
         """What the run did, from the warehouse: its attempts, the pool's coverage, its papers."""
         attempts, coverage = steps.run_facts(settings, started)
         return RunReport(
@@ -164,6 +167,8 @@ def _run_nightly(
             papers=papers,
             outbox_taken=outbox.taken,
             outbox_refused=len(outbox.refused),
+            topic_floor=topics.floor if topics else None,
+            topics=topics.coverage if topics else (),
         )
 
     ingested = timed("ingest_kb", ingest_kb_task, settings, [settings.bundled_kb_dir])
@@ -177,7 +182,7 @@ def _run_nightly(
         usage = run_model_usage(services, fills)
         short = Shortfall(failed.short)
         why = _why_short(services, usage)
-        report = run_report((date,), [])
+        report = run_report((date,), [], None)
         markdown = run_report_markdown(report) + fallback_markdown(fills[0])
         markdown += _shortfall_markdown(short, why)
         if usage is not None:
@@ -187,6 +192,9 @@ def _run_nightly(
             f"no paper for {date.isoformat()}: the pool is {short.total} questions short ({why})",
             markdown,
         ) from failed
+    # After the paper is stored (it never depends on this) and before the export, so the new
+    # questions' files and the syllabus's servable counts go out tonight.
+    topics = timed("topic_floor", topic_floor_task, services)
     timed("index_questions", index_questions_task, settings)
     exported = timed("export_site", export_task, services, papers[0])
     moved = timed("publish", publish_task, services, papers[0])
@@ -198,7 +206,7 @@ def _run_nightly(
     # fill the pool for the night after the last paper built.
     batches = timed("batch_fill", batch_fill_task, services, dates[-1] + dt.timedelta(days=1))
     timed("snapshot", snapshot_task, services)
-    report = run_report(dates, papers)
+    report = run_report(dates, papers, topics)
     fill = steps.FillSummary(
         all(f.skipped_because_paper_exists for f in fills),
         tuple(c for f in fills for c in f.cells),

@@ -26,14 +26,28 @@ from pipeline.assemble.request import (
     daily_exam_id,
     daily_request,
 )
-from pipeline.compose import Services, build_ingestor, build_knowledge_store, duplicate_screens
+from pipeline.compose import (
+    Services,
+    build_ingestor,
+    build_knowledge_store,
+    duplicate_screens,
+    offline_engine,
+)
 from pipeline.fill.batch import BatchFillReport, batch_fill
+from pipeline.fill.coverage import (
+    CellCoverage,
+    coverage_summary,
+    servable_counts,
+    shortfall_reasons,
+    spent_cells,
+    topic_coverage,
+)
 from pipeline.fill.engine import CellReport
-from pipeline.fill.pool import Resume, fill_pool
+from pipeline.fill.pool import Resume, fill_pool, taken_groups, topic_deficits
 from pipeline.fill.rounds import fill_until_assembled
 from pipeline.generate.drafter import Drafter
 from pipeline.serve.outbox import OutboxProblem, outbox_entry
-from pipeline.verify.gate import Solver
+from pipeline.verify.gate import Screen, Solver
 from site_builder.documents import WithdrawalRow, paper_document
 from site_builder.export import (
     ExportReport,
@@ -47,7 +61,12 @@ from site_builder.export import (
 from site_builder.html import write_previews
 from site_builder.openapi import static_documents
 from site_builder.run_report import AttemptRow, CoverageRow
-from site_builder.snapshot import POOL_SNAPSHOT_KEY, pool_snapshot
+from site_builder.snapshot import (
+    POOL_SNAPSHOT_KEY,
+    TOPIC_COVERAGE_KEY,
+    pool_snapshot,
+    topic_coverage_bytes,
+)
 
 log = logging.getLogger("qforge")
 # Rounds of "assemble, then generate exactly the shortfall" before the nightly run gives up.
@@ -226,6 +245,80 @@ def fill_pool_step(services: Services, date: dt.date) -> FillSummary:
     )
 
 
+@dataclass(frozen=True)
+class TopicFloorSummary:
+    """What the topic floor did: the cells it filled and every live topic × difficulty after."""
+
+    floor: int
+    cells: tuple[CellReport, ...]
+    coverage: tuple[CellCoverage, ...]
+
+    @property
+    def accepted(self) -> int:
+        return sum(c.accepted for c in self.cells)
+
+
+def _log_topic_progress(every: int) -> Callable[[CellReport], None]:
+    seen: set[tuple[str | None, str]] = set()
+
+    def log_cell(report: CellReport) -> None:
+        seen.add((report.topic_id, report.difficulty.value))
+        if len(seen) % every == 0:
+            log.info("topic floor: %d cells filled so far", len(seen))
+
+    return log_cell
+
+
+def topic_floor_step(services: Services) -> TopicFloorSummary:
+    """Top every live topic × difficulty up to the floor (QFORGE_TOPIC_FLOOR servable
+    questions) with the offline engine, then take the coverage, with the reason for each cell
+    still below it.
+
+    Drafts are walked from each template's first variant whatever was attempted before, and
+    drafts solved in any earlier run are passed over, so a run killed here and run again
+    continues the same walk."""
+    s = services.settings
+    floor = s.topic_floor
+    drafter, solver = offline_engine(services)
+    topics = services.syllabus.live_topics()
+    reports: list[CellReport] = []
+    screens: list[Screen] = []
+    with open_warehouse(s.warehouse_path) as wh:
+        pool = wh.pool()
+        deficits = topic_deficits(pool, topics, floor)
+        if deficits:
+            log.info(
+                "topic floor: %d of %d topic cells below %d, %d questions short",
+                len(deficits),
+                3 * len(topics),
+                floor,
+                sum(deficits.values()),
+            )
+            screens, on_accept = duplicate_screens(s, wh.questions())
+            reports = fill_pool(
+                wh,
+                drafter,
+                solver,
+                deficits,
+                max_attempts_per_question=s.max_attempts_per_question,
+                on_progress=_log_topic_progress(200),
+                screens=screens,
+                on_accept=on_accept,
+                resume=Resume({}, frozenset(wh.attempted_draft_ids()), {}),
+                groups=taken_groups(pool),
+            )
+            pool = wh.pool()
+    explain = shortfall_reasons(drafter, solver, pool, floor, screens) if floor else None
+    coverage = topic_coverage(services.syllabus, servable_counts(pool), floor, explain)
+    services.store.put(TOPIC_COVERAGE_KEY, topic_coverage_bytes(floor, spent_cells(coverage)))
+    log.info(
+        "%s; %d questions added",
+        coverage_summary(coverage, floor),
+        sum(r.accepted for r in reports),
+    )
+    return TopicFloorSummary(floor, tuple(reports), tuple(coverage))
+
+
 def index_questions_step(settings: Settings) -> int:
     """Add stored questions not yet in the knowledge store's near-duplicate table."""
     kstore = build_knowledge_store(settings)
@@ -277,6 +370,7 @@ def export_step(services: Services, paper: Paper) -> ExportReport:
 
         write_rendered_files(store, files(), exported)
         withdrawals = wh.withdrawals()
+        servable = servable_counts(wh.pool())
     # Recorded before the paper, so the paper's export finds them and renders none again.
     record_exported(store, exported)
     report = export_daily_paper(store, paper, paper_questions, paper_questions)
@@ -290,6 +384,8 @@ def export_step(services: Services, paper: Paper) -> ExportReport:
         services.syllabus,
         exported_daily_dates(store),
         [WithdrawalRow(question_id=i, reason=r, withdrawn_at=t) for i, r, t in withdrawals],
+        servable,
+        paper.exam_date,
     )
     for key, data in documents.items():  # lists that change; the pointer still comes last
         if store.get(key) != data:

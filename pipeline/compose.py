@@ -80,6 +80,16 @@ def build_services(settings: Settings) -> Services:
     )
 
 
+def offline_engine(services: Services) -> tuple[Drafter, Solver]:
+    """The offline drafter and solver, whatever drafts the pool: what the topic floor fills with
+    and what explains a short topic (no model call is ever paid for either)."""
+    if services.settings.llm == "offline":
+        return services.drafter, services.solver
+    if services.fallback is not None:
+        return services.fallback
+    return _offline_providers(services.settings, services.kb, services.syllabus)
+
+
 def _offline_providers(
     settings: Settings, kb: KnowledgeBase, syllabus: Syllabus
 ) -> tuple[Drafter, Solver]:

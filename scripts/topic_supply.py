@@ -13,13 +13,15 @@ import sys
 from pathlib import Path
 
 from core.records import Difficulty
-from core.settings import REPO_ROOT
+from core.settings import REPO_ROOT, Settings
 from kb.elements import load_element_data
 from kb.knowledge import load_knowledge_base
 from kb.syllabus import load_syllabus
+from pipeline.compose import build_embedder
 from pipeline.fill.coverage import DEFAULT_TOPIC_FLOOR, generator_supply
 from pipeline.generate.drafter import OfflineDrafter
 from pipeline.templates.catalogue import TEMPLATES, TEMPLATES_BY_ID
+from pipeline.verify.dedupe import NearDuplicateGate
 from pipeline.verify.solver import OfflineSolver
 
 
@@ -39,9 +41,23 @@ def main(argv: list[str] | None = None) -> int:
         for t in syllabus.live_topics()
         if (not args.unit and not args.topic) or t.unit_id in args.unit or t.topic_id in args.topic
     ]
+    # As a fill on a fresh home: a draft nearly identical to an accepted question of another
+    # relation or template is refused.
+    gate = NearDuplicateGate(build_embedder(Settings()).embed)
     short = 0
     for t in topics:
-        counts = [generator_supply(drafter, solver, t, d, args.cap) for d in Difficulty]
+        counts = [
+            generator_supply(
+                drafter,
+                solver,
+                t,
+                d,
+                args.cap,
+                screens=[gate.screen],
+                on_accept=lambda q: gate.add([q]),
+            )
+            for d in Difficulty
+        ]
         mark = "" if min(counts) >= DEFAULT_TOPIC_FLOOR else "  <-- short"
         short += bool(mark)
         print(f"{t.topic_id:55} E {counts[0]:3} M {counts[1]:3} H {counts[2]:3}{mark}")

@@ -248,6 +248,12 @@ class SyllabusTopic(Record):
     topic_id: str = Field(description="the id practice requests use")
     name: str
     deleted: bool = Field(description="deleted in the 2024 revision: never in papers or practice")
+    servable: dict[Difficulty, int] | None = Field(
+        default=None,
+        description="distinct questions a practice set can draw at each difficulty (Easy, "
+        "Medium, Hard) as of `servable_as_of`; a request for more than the pool and the "
+        "generators hold is refused with 409 insufficient_pool. Null for deleted topics.",
+    )
 
 
 class SyllabusChapter(Record):
@@ -275,6 +281,9 @@ class Syllabus(Record):
     syllabus_id: str
     title: str
     source_note: str
+    servable_as_of: str | None = Field(
+        default=None, description="when the topics' servable counts were taken (the last nightly)"
+    )
     subjects: list[SyllabusSubject]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypedDict
 
 from core.records import Difficulty, Paper, PaperBlueprint, Question, Subject
@@ -156,9 +156,23 @@ def url_of(key: str) -> str:
     return f"/{key}"
 
 
-def syllabus_document(syllabus: Syllabus) -> dict[str, Any]:
-    """Subjects → units → chapters → topics; a Biology unit appears under each subject it spans."""
+def syllabus_document(
+    syllabus: Syllabus,
+    servable: Mapping[tuple[str, str], tuple[int, int]] | None = None,
+    as_of: str | None = None,
+) -> dict[str, Any]:
+    """Subjects → units → chapters → topics; a Biology unit appears under each subject it spans.
+
+    With `servable` ((topic_id, difficulty) → (servable, never used), as
+    `pipeline.fill.coverage.servable_counts` gives it), each live topic says how many distinct
+    questions a practice set can draw per difficulty (`servable`), as of `as_of`."""
     subjects: list[dict[str, Any]] = []
+
+    def availability(topic_id: str) -> dict[str, int] | None:
+        if servable is None or syllabus.topic(topic_id).deleted:
+            return None
+        return {d.value: servable.get((topic_id, d.value), (0, 0))[0] for d in Difficulty}
+
     for subject in Subject:
         units = []
         for unit in syllabus.source.units:
@@ -172,6 +186,7 @@ def syllabus_document(syllabus: Syllabus) -> dict[str, Any]:
                             "topic_id": t.topic_id,
                             "name": t.name,
                             "deleted": syllabus.topic(t.topic_id).deleted,
+                            "servable": availability(t.topic_id),
                         }
                         for t in chapter.topics
                     ],
@@ -193,6 +208,7 @@ def syllabus_document(syllabus: Syllabus) -> dict[str, Any]:
         "syllabus_id": syllabus.source.syllabus_id,
         "title": syllabus.source.title,
         "source_note": syllabus.source.source_note,
+        "servable_as_of": as_of if servable is not None else None,
         "subjects": subjects,
     }
 

@@ -166,6 +166,11 @@ def _dynamic_errors(*statuses: str) -> Schema:
         "404": _error("no such job"),
         "404-topic": _error(f"no such topic: topic ids are listed at {P}/syllabus"),
         "413": _error("the body is larger than the worker accepts"),
+        "409": _error(
+            "insufficient_pool: neither the pool nor the generators can make the set; `details` "
+            "gives, per difficulty, how many distinct questions the topic can have "
+            "(`topic_id`, `difficulty`, `available`)"
+        ),
         "415": _error("the body is not application/json"),
         "422": _error("the body is not valid; `details` lists each problem"),
         "429": _error("over the key's rate limit or daily quota", retry_after),
@@ -260,6 +265,7 @@ def api_paths() -> dict[str, Schema]:
                 "Request a practice set of up to 10 questions on one topic",
                 "PracticeRequest",
                 "404-topic",
+                "409",
             ),
             _generate(
                 f"{P}/exams/generate",
@@ -350,11 +356,16 @@ def standalone_schema(name: str) -> Schema:
 
 
 def static_documents(
-    syllabus: Syllabus, published_dates: Iterable[str], withdrawals: Iterable[WithdrawalRow]
+    syllabus: Syllabus,
+    published_dates: Iterable[str],
+    withdrawals: Iterable[WithdrawalRow],
+    servable: Mapping[tuple[str, str], tuple[int, int]] | None = None,
+    as_of: str | None = None,
 ) -> dict[str, bytes]:
-    """The static documents besides papers and questions, by key, as published bytes."""
+    """The static documents besides papers and questions, by key, as published bytes; the
+    syllabus carries each live topic's servable counts when `servable` is given."""
     return {
-        syllabus_key(): json_bytes(syllabus_document(syllabus)),
+        syllabus_key(): json_bytes(syllabus_document(syllabus, servable, as_of)),
         daily_index_key(): json_bytes(daily_index_document(published_dates)),
         withdrawn_questions_key(): json_bytes(withdrawn_questions_document(withdrawals)),
         openapi_key(): json_bytes(openapi_document()),

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from core.records import Difficulty, Paper
+from pipeline.fill.coverage import CellCoverage, coverage_markdown
 
 CoverageRow = tuple[str, str, str, int, int]  # subject, unit, difficulty, servable, never used
 AttemptRow = tuple[str, str, str, int]  # generator, verdict, rejection kind ('' if none), count
@@ -20,6 +21,10 @@ class RunReport:
     papers: Sequence[Paper]
     outbox_taken: int = 0
     outbox_refused: int = 0
+    # The topic floor the run kept (None: the run stopped before it), and every live topic ×
+    # difficulty cell after it.
+    topic_floor: int | None = None
+    topics: Sequence[CellCoverage] = ()
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
@@ -75,6 +80,11 @@ def run_report_markdown(report: RunReport) -> str:
         ("subject", "unit", *(d.value for d in Difficulty)),
         [(s, u, *(cells.get((s, u, d.value), "0 / 0") for d in Difficulty)) for s, u in units],
     )
+    if report.topic_floor is not None:
+        if report.topic_floor:
+            out += ["", coverage_markdown(report.topics, report.topic_floor).rstrip()]
+        else:
+            out += ["", "## Topic coverage", "", "The topic floor is off (QFORGE_TOPIC_FLOOR=0)."]
     for paper in report.papers:
         out += ["", f"## Paper {paper.exam_id}", ""]
         c = paper.composition

@@ -10,6 +10,9 @@ from pathlib import Path
 os.environ.setdefault("PREFECT_HOME", tempfile.mkdtemp(prefix="qforge-test-prefect-"))
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "60")
+# The nightly's topic floor fills every live topic × difficulty (some 17,000 questions): a test
+# that wants it says so (tests/test_topic_coverage.py); every other nightly skips it.
+os.environ["QFORGE_TOPIC_FLOOR"] = "0"
 
 import pytest
 from hypothesis import settings as hypothesis_settings

@@ -10,14 +10,15 @@ floor (`generator_supply`, which drafts, screens and solves as the fill does, wi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 import polars as pl
 
+from core.ids import question_id
 from core.pool import near_duplicate_group
-from core.records import Difficulty, Draft
+from core.records import Difficulty, Draft, Question
 from kb.syllabus import Syllabus, Topic
 from pipeline.fill.topup import topic_drafts
 from pipeline.generate.drafter import Drafter
@@ -29,7 +30,9 @@ DEFAULT_TOPIC_FLOOR = 10
 SUPPLY_DRAFT_LIMIT = 400
 
 Status = Literal["at_floor", "below_floor", "empty"]
-Reason = Literal["", "no_knowledge", "no_generator_for_difficulty", "generators_exhausted"]
+Reason = Literal[
+    "", "no_knowledge", "no_generator_for_difficulty", "generators_exhausted", "not_filled_yet"
+]
 
 
 def generator_supply(
@@ -40,25 +43,33 @@ def generator_supply(
     cap: int,
     taken: Iterable[str] = (),
     screens: Iterable[Callable[[Draft], str | None]] = (),
+    on_accept: Callable[[Question], None] | None = None,
+    known_ids: Iterable[str] = (),
 ) -> int:
     """Distinct near-duplicate groups the drafter can add to a topic × difficulty, up to `cap`:
-    drafts of groups not `taken` that pass hygiene and the screens and that the solver confirms.
-    Nothing is stored; the offline engine makes the same drafts again when it fills."""
+    drafts of groups not `taken`, and not questions already `known`, that pass hygiene and the
+    screens and that the solver confirms (`on_accept` sees each, as a fill's near-duplicate
+    gate would). Nothing is stored; the offline engine makes the same drafts again when it
+    fills."""
     groups = set(taken)
+    seen = set(known_ids)  # two seeds can make one question: it is stored once
     screens = tuple(screens)
     found = 0
     for n, draft in enumerate(topic_drafts(drafter, topic, difficulty, {})):
         if found >= cap or n >= SUPPLY_DRAFT_LIMIT:
             break
-        group = near_duplicate_group(draft.provenance, "")
-        if group in groups or hygiene_problem(draft) is not None:
+        group, draft_id = near_duplicate_group(draft.provenance, ""), question_id(draft.content)
+        if group in groups or draft_id in seen or hygiene_problem(draft) is not None:
             continue
+        seen.add(draft_id)
         if any(screen(draft) is not None for screen in screens):
             continue
         _, question = judged(draft, solver.solve(solver_view(draft)))
         if question is not None:
             groups.add(group)
             found += 1
+            if on_accept is not None:
+                on_accept(question)
     return found
 
 
@@ -112,3 +123,92 @@ def topic_coverage(
                 )
             )
     return cells
+
+
+# Reasons that mean the offline generators can add nothing more to a cell.
+SPENT: frozenset[str] = frozenset(
+    {"no_knowledge", "no_generator_for_difficulty", "generators_exhausted"}
+)
+
+
+def spent_cells(cells: Iterable[CellCoverage]) -> list[tuple[str, str]]:
+    """(topic_id, difficulty) of the cells below the floor that the generators cannot fill."""
+    return [(c.topic_id, c.difficulty.value) for c in cells if c.reason in SPENT]
+
+
+REASONS: Mapping[str, str] = {
+    "no_knowledge": "no fact, cause, template or element data is filed under the topic",
+    "no_generator_for_difficulty": "the topic's generators make no question at this difficulty",
+    "generators_exhausted": "the generators make fewer distinct verified questions than the floor",
+    "not_filled_yet": "the generators can fill it: `qforge pool fill --per-topic` (or the nightly)",
+}
+
+
+def shortfall_reasons(
+    drafter: Drafter,
+    solver: Solver,
+    pool: pl.DataFrame,
+    floor: int,
+    screens: Sequence[Callable[[Draft], str | None]] = (),
+) -> Callable[[Topic, Difficulty], Reason]:
+    """Why a topic × difficulty cell is below the floor, judged from what the (offline) drafter
+    can make for it beyond the groups the pool holds: enough (it was not filled yet), nothing
+    for the topic at all, nothing at this difficulty, or fewer than the floor."""
+    have = servable_counts(pool)
+    held = set(pool.get_column("near_duplicate_group").to_list()) if len(pool) else set()
+    ids = set(pool.get_column("question_id").to_list()) if len(pool) else set()
+
+    def drafts_any(topic: Topic, difficulty: Difficulty) -> bool:
+        return next(iter(topic_drafts(drafter, topic, difficulty, {})), None) is not None
+
+    def explain(topic: Topic, difficulty: Difficulty) -> Reason:
+        if not drafts_any(topic, difficulty):
+            if any(drafts_any(topic, d) for d in Difficulty if d is not difficulty):
+                return "no_generator_for_difficulty"
+            return "no_knowledge"
+        short = floor - have.get((topic.topic_id, difficulty.value), (0, 0))[0]
+        more = generator_supply(
+            drafter, solver, topic, difficulty, short, held, screens, known_ids=ids
+        )
+        if more >= short:
+            return "not_filled_yet"
+        return "generators_exhausted"
+
+    return explain
+
+
+def coverage_counts(cells: Iterable[CellCoverage]) -> dict[Status, int]:
+    counts: dict[Status, int] = {"at_floor": 0, "below_floor": 0, "empty": 0}
+    for c in cells:
+        counts[c.status] += 1
+    return counts
+
+
+def coverage_summary(cells: Sequence[CellCoverage], floor: int) -> str:
+    """One line: how many topic × difficulty cells are at the floor, below it, empty."""
+    n = coverage_counts(cells)
+    topics = len({c.topic_id for c in cells})
+    return (
+        f"topic coverage (floor {floor} servable per topic × difficulty, {topics} live topics): "
+        f"{n['at_floor']} of {len(cells)} cells at the floor, {n['below_floor']} below it, "
+        f"{n['empty']} empty"
+    )
+
+
+def coverage_markdown(cells: Sequence[CellCoverage], floor: int) -> str:
+    """The topic coverage section of a report: the summary, then every cell short of the floor
+    with its counts and reason."""
+    out = ["## Topic coverage", "", coverage_summary(cells, floor) + "."]
+    short = [c for c in cells if c.status != "at_floor"]
+    if short:
+        out += [
+            "",
+            "| topic | unit | difficulty | servable | never used | why |",
+            "|---|---|---|---|---|---|",
+        ]
+        out += [
+            f"| {c.topic_id} | {c.unit_id} | {c.difficulty.value} | {c.servable} | {c.fresh} | "
+            f"{REASONS.get(c.reason, '–') if c.reason else '–'} |"
+            for c in short
+        ]
+    return "\n".join(out) + "\n"

@@ -51,6 +51,7 @@ class CellReport:
     needed: int
     unit_id: str | None = None
     accepted: int = 0
+    topic_id: str | None = None
     rejected: int = 0
     # Drafts passed over before any solve: solved in an earlier run, or (the worker) of a
     # near-duplicate group the set already holds.

@@ -12,9 +12,11 @@ from typing import Any
 
 import polars as pl
 
-from core.pool import UnitCell
-from core.records import Attempt, Difficulty, Question, Subject
+from core.pool import TopicCell, UnitCell
+from core.records import Attempt, Difficulty, Draft, Question, Subject
 from core.warehouse import Warehouse
+from kb.syllabus import Topic
+from pipeline.fill.coverage import servable_counts
 from pipeline.fill.engine import (
     CellReport,
     CellWork,
@@ -36,6 +38,13 @@ DAILY_MIX: Mapping[Difficulty, int] = {
 }
 SUBJECTS: tuple[Subject, ...] = tuple(Subject)
 BATCH_SIZE = 100
+# Drafts a topic cell passes over (held groups, known drafts) before its source counts as dry:
+# a numerical template has thousands of variants, all one group.
+TOPIC_MAX_SKIPS = 2000
+
+
+def _of_topic(drafts: Iterator[Draft], topic_id: str) -> Iterator[Draft]:
+    return (d for d in drafts if d.content.tag.topic_id == topic_id)
 
 
 def paper_needs(mix: Mapping[Difficulty, int] = DAILY_MIX) -> dict[Cell, int]:
@@ -63,6 +72,27 @@ def unit_deficits(
     }
     cells = [(s, d, u) for s, us in units.items() for u in us for d in Difficulty]
     return {c: per_cell - have.get(c, 0) for c in cells if per_cell > have.get(c, 0)}
+
+
+def topic_deficits(
+    pool: pl.DataFrame, topics: Sequence[Topic], per_cell: int
+) -> dict[TopicCell, int]:
+    """How many more servable questions (distinct near-duplicate groups, not withdrawn) each
+    topic × difficulty cell needs to hold `per_cell`: what a practice set can draw on."""
+    have = servable_counts(pool)
+    deficits: dict[TopicCell, int] = {}
+    for t in topics:
+        for d in Difficulty:
+            short = per_cell - have.get((t.topic_id, d.value), (0, 0))[0]
+            if short > 0:
+                deficits[t.subject, d, t.unit_id, t.topic_id] = short
+    return deficits
+
+
+def taken_groups(pool: pl.DataFrame) -> set[str]:
+    """The near-duplicate groups the pool holds (withdrawn questions' too: redrafting one
+    would only make the same question)."""
+    return set(pool.get_column("near_duplicate_group").to_list()) if len(pool) else set()
 
 
 @dataclass(frozen=True)
@@ -121,15 +151,22 @@ def fill_pool(
     wh: Warehouse,
     drafter: Drafter,
     solver: Solver,
-    deficits: Mapping[Cell, int] | Mapping[UnitCell, int],
+    deficits: Mapping[Cell, int] | Mapping[UnitCell, int] | Mapping[TopicCell, int],
     max_attempts_per_question: int = 6,
     on_progress: ProgressFn | None = None,
     screens: Sequence[Screen] = (),
     on_accept: Callable[[Question], None] | None = None,
     concurrency: int = 1,
     resume: Resume | None = None,
+    groups: set[str] | None = None,
 ) -> list[CellReport]:
     """Generate and verify until each cell's deficit is met or its generators run dry.
+
+    Topic cells (`topic_deficits`) count distinct near-duplicate groups, as a practice set
+    does: pass the groups the pool holds as `groups`, and a draft of a group already held is
+    passed over (the offline engine's numerical variants are one group, so only the first
+    counts). Passing over costs the offline engine nothing, so it does not spend the cell's
+    attempt budget there; a model's draft was paid for, so it does.
 
     Work is committed in small batches (questions with their attempts), and drafts already put to
     the solver in any earlier run (or earlier in this one) are skipped, so a killed run never pays
@@ -144,13 +181,22 @@ def fill_pool(
 
     def sources(r: CellReport) -> Iterator[Any]:
         if caller:
-            return caller.pending(r.subject, r.difficulty, starts, r.unit_id)
-        return drafter.drafts(r.subject, r.difficulty, starts, r.unit_id)
+            return caller.pending(r.subject, r.difficulty, starts, r.unit_id, r.topic_id)
+        drafts = drafter.drafts(r.subject, r.difficulty, starts, r.unit_id, r.topic_id)
+        return drafts if r.topic_id is None else _of_topic(drafts, r.topic_id)
 
     cells = [
         CellWork(
-            CellReport(cell[0], cell[1], needed, cell[2] if len(cell) == 3 else None),
+            CellReport(
+                cell[0],
+                cell[1],
+                needed,
+                cell[2] if len(cell) >= 3 else None,
+                topic_id=cell[3] if len(cell) == 4 else None,
+            ),
             needed * max_attempts_per_question,
+            skips_spend_budget=caller is not None or groups is None,
+            max_skips=None if caller is not None or groups is None else TOPIC_MAX_SKIPS,
         )
         for cell, needed in deficits.items()
     ]
@@ -158,7 +204,7 @@ def fill_pool(
         cells,
         sources,
         solver,
-        Intake(attempted),
+        Intake(attempted, groups),
         _WarehouseSink(wh, on_accept, on_progress),
         screens=screens,
         caller=caller,

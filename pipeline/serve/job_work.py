@@ -35,8 +35,13 @@ class PoolView:
     Per-topic frames, the assembler's index and parsed records are built on first use and kept.
     """
 
-    def __init__(self, frame: pl.DataFrame) -> None:
+    def __init__(
+        self, frame: pl.DataFrame, spent: Collection[tuple[str, str]] = frozenset()
+    ) -> None:
         self.frame = frame
+        # (topic_id, difficulty) cells whose generators made all they can, as the last nightly
+        # found (`pipeline.fill.coverage.spent_cells`): the pool is all a set of them can have.
+        self.spent = frozenset(spent)
         self.ids = frozenset(frame["question_id"].to_list())
         self._topics: dict[tuple[str, str], pl.DataFrame] = {}
         self._index: list[PoolIndex] = []
@@ -50,6 +55,11 @@ class PoolView:
                 (pl.col("topic_id") == topic_id) & (pl.col("difficulty") == difficulty.value)
             )
         return self._topics[key]
+
+    def servable(self, topic_id: str, difficulty: Difficulty) -> int:
+        """Distinct questions (near-duplicate groups) a set of the topic can draw from here."""
+        rows = self.topic_rows(topic_id, difficulty).filter(~pl.col("withdrawn"))
+        return rows["near_duplicate_group"].n_unique()
 
     def index(self) -> PoolIndex:
         """The assembler's index of the whole pool (23 ms to build for 5,000 questions)."""

@@ -51,6 +51,29 @@ class UnknownTopic(LookupError):
         )
 
 
+class InsufficientPool(LookupError):
+    """Neither the pool nor the generators can make the practice set (409): `available` is,
+    per difficulty, how many distinct questions a set of the topic could have."""
+
+    def __init__(
+        self, topic_id: str, difficulty: Difficulty, count: int, available: Mapping[Difficulty, int]
+    ) -> None:
+        self.topic_id = topic_id
+        self.available = dict(available)
+        counts = ", ".join(f"{d.value} {n}" for d, n in self.available.items())
+        super().__init__(
+            f"topic {topic_id!r} can have {self.available[difficulty]} distinct "
+            f"{difficulty.value} questions, not {count} (available per difficulty: {counts}); "
+            f"the counts as of the last nightly are at {SYLLABUS_PATH}"
+        )
+
+    def details(self) -> list[dict[str, object]]:
+        return [
+            {"topic_id": self.topic_id, "difficulty": d.value, "available": n}
+            for d, n in self.available.items()
+        ]
+
+
 @dataclass(frozen=True)
 class PracticeOrder:
     topic: Topic

@@ -64,7 +64,7 @@ from tests.fake_openai import (
 PROMPTS = REPO_ROOT / "data" / "prompts"
 TOPIC = "phy-si-units"
 CHUNK = "phy-u01-si-units"
-E2E_UNIT = "phy-u07"  # five Physics topics with context: ten requests a round
+E2E_UNIT = "phy-u17"  # five Physics topics, all with context: ten requests a round
 
 
 # -- replies ----------------------------------------------------------------------------------

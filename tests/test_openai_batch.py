@@ -64,7 +64,7 @@ from tests.fake_openai_batch import (
 )
 from tests.test_openai_generation import NUMERICAL, PROMPTS
 
-UNIT = "phy-u07"  # five Physics topics with context: ten requests a round
+UNIT = "phy-u17"  # five Physics topics, all with context: ten requests a round
 CELL = (Subject.PHYSICS, Difficulty.EASY, UNIT)
 VECTOR_OPTIONS = ["Speed", "Velocity", "Mass", "Work"]
 

@@ -646,11 +646,19 @@ def test_groups_of_questions_stored_before_they_were_columns_are_filled_by_the_o
     import core.warehouse
     from core.pool import near_duplicate_group, question_family
     from core.warehouse import GROUPS_VERSION, open_warehouse
+    from kb.elements import load_element_data
+    from pipeline.generate.elements import element_drafts
+    from pipeline.verify.gate import verified
 
     monkeypatch.setattr(core.warehouse, "GROUP_FILL_BATCH", 7)  # several batches
     services = BASE[0]
     cells = [(s, d) for s in (Subject.CHEMISTRY, Subject.BOTANY) for d in Difficulty]
     questions = pool_questions + verified_questions(services, cells, per_cell=15)
+    # Element questions come after some hundred fact tables' drafts: ask for them directly.
+    elements = load_element_data(services.settings.data_dir)
+    streams = element_drafts(elements, Subject.CHEMISTRY, Difficulty.MEDIUM, services.syllabus)
+    drafts = [d for _, stream in streams for d in islice(stream, 5)]
+    questions += [q for d in drafts if (q := verified(d, services.solver)[1]) is not None]
     path = tmp_path / "w.duckdb"
     with open_warehouse(path) as wh:
         wh.insert_questions(questions)

@@ -29,9 +29,9 @@ def cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
     from pipeline.compose import build_services, duplicate_screens
     from pipeline.fill.coverage import DEFAULT_TOPIC_FLOOR
     from pipeline.fill.pool import (
+        cell_groups,
         fill_pool,
         pool_deficits,
-        taken_groups,
         topic_deficits,
         unit_deficits,
     )
@@ -99,7 +99,7 @@ def cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
                 screens=screens,
                 on_accept=on_accept,
                 concurrency=services.concurrency,
-                groups=taken_groups(pool) if args.per_topic else None,
+                held=cell_groups(pool) if args.per_topic else None,
             )
         verdicts = Counter[tuple[str, str]]()
         for generator, verdict, _, n in wh.verdict_counts():

@@ -43,7 +43,7 @@ from pipeline.fill.coverage import (
     topic_coverage,
 )
 from pipeline.fill.engine import CellReport
-from pipeline.fill.pool import Resume, fill_pool, taken_groups, topic_deficits
+from pipeline.fill.pool import Resume, cell_groups, fill_pool, topic_deficits
 from pipeline.fill.rounds import fill_until_assembled
 from pipeline.generate.drafter import Drafter
 from pipeline.serve.outbox import OutboxProblem, outbox_entry
@@ -305,7 +305,7 @@ def topic_floor_step(services: Services) -> TopicFloorSummary:
                 screens=screens,
                 on_accept=on_accept,
                 resume=Resume({}, frozenset(wh.attempted_draft_ids()), {}),
-                groups=taken_groups(pool),
+                held=cell_groups(pool),
             )
             pool = wh.pool()
     explain = shortfall_reasons(drafter, solver, pool, floor, screens) if floor else None

@@ -7,7 +7,7 @@ Each fact (and cause) carries a topic: its own, or its table's. The tag is confi
   tagger's `CHUNK_RANK` best topics for the sentence (so a chunk about one topic cannot carry a
   fact about another under its own tag);
 - `reviewed`: a person read the fact and the topic and recorded the tag, with a reason, in
-  `data/kb/tag_reviews.json`.
+  `data/kb/tag_reviews/`.
 
 The tagger here is the one ingestion uses (`kb.tagging`), scoring the sentence against each
 topic's name and the bundled chunks filed under it, leaving out the chunk that states the fact
@@ -30,7 +30,7 @@ from kb.retrieval import content_tokens, sentences
 from kb.syllabus import Syllabus
 from kb.tagging import topic_text
 
-REVIEWS_FILE = Path("kb") / "tag_reviews.json"
+REVIEWS_DIR = Path("kb") / "tag_reviews"
 # How far down the tagger's ranking a chunk's own tag may sit and still be confirmed by it.
 CHUNK_RANK = 5
 
@@ -53,12 +53,13 @@ class TagCheck:
 
 
 def load_tag_reviews(data_dir: Path) -> dict[tuple[str, str], str]:
-    """(relation_id, item) → the reviewed topic id, from `data/kb/tag_reviews.json`."""
-    path = data_dir / REVIEWS_FILE
-    if not path.exists():
-        return {}
-    rows = json.loads(path.read_text(encoding="utf-8"))["reviews"]
-    return {(r["relation_id"], r["item"]): r["topic_id"] for r in rows}
+    """(relation_id, item) → the reviewed topic id, from `data/kb/tag_reviews/*.json` (each a
+    list of `relation_id`, `item`, `topic_id` and the reviewer's `reason`)."""
+    reviews: dict[tuple[str, str], str] = {}
+    for path in sorted((data_dir / REVIEWS_DIR).glob("*.json")):
+        for r in json.loads(path.read_text(encoding="utf-8"))["reviews"]:
+            reviews[r["relation_id"], r["item"]] = r["topic_id"]
+    return reviews
 
 
 def _without(chunk: Chunk, sentence: str) -> str:

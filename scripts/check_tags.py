@@ -3,7 +3,7 @@
     .venv/bin/python -m scripts.check_tags [--unit UNIT_ID ...] [--json]
 
 Prints the tagger's agreement with the tags and the pairs of topics it confuses most, then
-each tag nothing confirms (fix the tag, or review it in data/kb/tag_reviews.json). `--json`
+each tag nothing confirms (fix the tag, or record a review in data/kb/tag_reviews/). `--json`
 prints the unconfirmed tags as JSON lines for a reviewer.
 """
 

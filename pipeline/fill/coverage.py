@@ -155,7 +155,11 @@ def shortfall_reasons(
     can make for it beyond the groups the pool holds: enough (it was not filled yet), nothing
     for the topic at all, nothing at this difficulty, or fewer than the floor."""
     have = servable_counts(pool)
-    held = set(pool.get_column("near_duplicate_group").to_list()) if len(pool) else set()
+    held: dict[tuple[str, str], set[str]] = {}
+    for topic_id, level, group in pool.select(
+        "topic_id", "difficulty", "near_duplicate_group"
+    ).iter_rows():
+        held.setdefault((topic_id, level), set()).add(group)
     ids = set(pool.get_column("question_id").to_list()) if len(pool) else set()
 
     def drafts_any(topic: Topic, difficulty: Difficulty) -> bool:
@@ -167,8 +171,9 @@ def shortfall_reasons(
                 return "no_generator_for_difficulty"
             return "no_knowledge"
         short = floor - have.get((topic.topic_id, difficulty.value), (0, 0))[0]
+        taken = held.get((topic.topic_id, difficulty.value), set())
         more = generator_supply(
-            drafter, solver, topic, difficulty, short, held, screens, known_ids=ids
+            drafter, solver, topic, difficulty, short, taken, screens, known_ids=ids
         )
         if more >= short:
             return "not_filled_yet"

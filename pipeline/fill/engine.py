@@ -131,6 +131,9 @@ class CellWork:
     # still paid for), or only up to `max_skips` of them are looked at (the worker).
     skips_spend_budget: bool = True
     max_skips: int | None = None
+    # The near-duplicate groups the cell holds, when it counts distinct groups (a topic cell,
+    # as a practice set counts): a draft of one of them is passed over.
+    groups: set[str] | None = None
     source: Iterator[Any] | None = None
     in_flight: int = 0
     dry: bool = False
@@ -199,13 +202,18 @@ def run_fill(
     def take(cell: CellWork, draft: Draft, pool: Executor) -> None:
         """A new draft: passed over, replayed, refused by a screen, or sent to the solver."""
         draft_id = question_id(draft.content)
-        if intake.passed_over(draft, draft_id):
+        group = near_duplicate_group(draft.provenance, draft_id)
+        if intake.passed_over(draft, draft_id) or (
+            cell.groups is not None and group in cell.groups
+        ):
             cell.report.skipped += 1
             return
         cell.report.drafts.append(draft_id)
         if draft_id in outcomes:  # solved earlier in this interrupted fill: count it as it came
             _, made, reason = outcomes[draft_id]
             _count(cell.report, made, reason)
+            if made is not None and cell.groups is not None:
+                cell.groups.add(group)
             return
         refusal = screen_refusal(draft, screens)
         if refusal is not None:
@@ -224,6 +232,8 @@ def run_fill(
         attempt, question = outcome
         if question is not None:
             intake.accepted(question)
+            if cell.groups is not None:
+                cell.groups.add(near_duplicate_group(question.provenance, question.question_id))
         sink.record(cell.report, attempt, question)
 
     def start_work(pool: Executor) -> None:

@@ -89,10 +89,15 @@ def topic_deficits(
     return deficits
 
 
-def taken_groups(pool: pl.DataFrame) -> set[str]:
-    """The near-duplicate groups the pool holds (withdrawn questions' too: redrafting one
-    would only make the same question)."""
-    return set(pool.get_column("near_duplicate_group").to_list()) if len(pool) else set()
+def cell_groups(pool: pl.DataFrame) -> dict[tuple[str, str], set[str]]:
+    """(topic_id, difficulty) → the near-duplicate groups the pool holds in that cell
+    (withdrawn questions' too: redrafting one would only make the same question)."""
+    held: dict[tuple[str, str], set[str]] = {}
+    for topic, difficulty, group in pool.select(
+        "topic_id", "difficulty", "near_duplicate_group"
+    ).iter_rows():
+        held.setdefault((topic, difficulty), set()).add(group)
+    return held
 
 
 @dataclass(frozen=True)
@@ -158,15 +163,17 @@ def fill_pool(
     on_accept: Callable[[Question], None] | None = None,
     concurrency: int = 1,
     resume: Resume | None = None,
-    groups: set[str] | None = None,
+    held: Mapping[tuple[str, str], set[str]] | None = None,
 ) -> list[CellReport]:
     """Generate and verify until each cell's deficit is met or its generators run dry.
 
     Topic cells (`topic_deficits`) count distinct near-duplicate groups, as a practice set
-    does: pass the groups the pool holds as `groups`, and a draft of a group already held is
-    passed over (the offline engine's numerical variants are one group, so only the first
-    counts). Passing over costs the offline engine nothing, so it does not spend the cell's
-    attempt budget there; a model's draft was paid for, so it does.
+    does: pass the groups the pool holds per cell as `held` (`cell_groups`), and a draft of a
+    group its cell holds is passed over (the offline engine's numerical variants are one
+    group, so only the first counts; an Easy and a Medium question about one fact are in
+    different cells, as they are in different practice sets). Passing over costs the offline
+    engine nothing, so it does not spend the cell's attempt budget there; a model's draft was
+    paid for, so it does.
 
     Work is committed in small batches (questions with their attempts), and drafts already put to
     the solver in any earlier run (or earlier in this one) are skipped, so a killed run never pays
@@ -195,8 +202,11 @@ def fill_pool(
                 topic_id=cell[3] if len(cell) == 4 else None,
             ),
             needed * max_attempts_per_question,
-            skips_spend_budget=caller is not None or groups is None,
-            max_skips=None if caller is not None or groups is None else TOPIC_MAX_SKIPS,
+            skips_spend_budget=caller is not None or held is None,
+            max_skips=None if caller is not None or held is None else TOPIC_MAX_SKIPS,
+            groups=set(held.get((cell[3], cell[1].value), ()))
+            if held is not None and len(cell) == 4
+            else None,
         )
         for cell, needed in deficits.items()
     ]
@@ -204,7 +214,7 @@ def fill_pool(
         cells,
         sources,
         solver,
-        Intake(attempted, groups),
+        Intake(attempted),
         _WarehouseSink(wh, on_accept, on_progress),
         screens=screens,
         caller=caller,

@@ -160,11 +160,10 @@ def topic_coverage_lines(
     )
 
     explain = shortfall_reasons(*offline_engine(services), pool, floor, screens)
-    cells = [
-        c
-        for c in topic_coverage(services.syllabus, servable_counts(pool), floor, explain)
-        if topic_ids is None or c.topic_id in topic_ids
+    topics = [
+        t for t in services.syllabus.live_topics() if topic_ids is None or t.topic_id in topic_ids
     ]
+    cells = topic_coverage(services.syllabus, servable_counts(pool), floor, explain, topics)
     short = [c for c in cells if c.status != "at_floor"]
     lines = [coverage_summary(cells, floor)]
     for reason, n in Counter(c.reason for c in short).most_common():

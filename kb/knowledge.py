@@ -52,6 +52,7 @@ class FactTable(Record):
     def topic_of(self, fact: Fact) -> str | None:
         return fact.topic_id or self.topic_id
 
+    @functools.cached_property
     def topic_ids(self) -> list[str]:
         """The topics the table's facts are filed under, the table's own first."""
         return _topics_in_order(self.topic_id, [self.topic_of(f) for f in self.facts])
@@ -87,6 +88,7 @@ class CauseTable(Record):
     def topic_of(self, cause: Cause) -> str:
         return cause.topic_id or self.topic_id
 
+    @functools.cached_property
     def topic_ids(self) -> list[str]:
         """The topics the table's causes are filed under, the table's own first."""
         return _topics_in_order(self.topic_id, [self.topic_of(c) for c in self.causes])

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import polars as pl
 import pytest
 from fastapi.testclient import TestClient
 from pydantic import SecretStr
@@ -29,6 +30,7 @@ from pipeline.compose import Services, build_services
 from pipeline.serve.jobs import ACTIVE_PREFIX, JOBS_PREFIX
 from pipeline.serve.outbox import outbox_entry
 from site_builder.openapi import standalone_schema
+from site_builder.snapshot import TOPIC_COVERAGE_KEY, topic_coverage_bytes
 from tests.worker_pool import publish_pool, richest_topic, verified_questions
 
 KEY = "k-test-1"
@@ -298,6 +300,34 @@ def short_request(services: Services, pool_questions: list[Any]) -> dict[str, An
     topic, groups = richest_topic(publish_pool(services, pool_questions), Difficulty.HARD)
     assert groups < 10
     return {"topic_id": topic, "question_count": 10, "difficulty": "Hard"}
+
+
+def test_a_set_nothing_can_fill_is_refused_at_once_with_the_counts_per_difficulty(
+    make_client: Callable[..., Any], tmp_path: Path, pool_questions: list[Any]
+) -> None:
+    services = worker_services(tmp_path / "home")
+    body = short_request(services, pool_questions)
+    topic = body["topic_id"]
+    rows = publish_pool(services, pool_questions).filter(pl.col("topic_id") == topic)
+    # The last nightly found the generators spent for this topic at Hard.
+    services.store.put(TOPIC_COVERAGE_KEY, topic_coverage_bytes(10, [(topic, "Hard")]))
+    client, runner = make_client(services)
+    error = assert_error(practice(client, body), 409, "insufficient_pool", topic, "Hard")
+    expected = {
+        d.value: rows.filter(pl.col("difficulty") == d.value)["near_duplicate_group"].n_unique()
+        for d in Difficulty
+    }
+    assert error["details"] == [
+        {"topic_id": topic, "difficulty": d, "available": n} for d, n in expected.items()
+    ]
+    assert expected["Hard"] < 10
+    assert runner.store.keys(OUTBOX_PREFIX) == []  # nothing generated, no job kept
+    # What the pool holds is still served, and an unspent cell is still generated for.
+    fits = {**body, "question_count": expected["Hard"]}
+    assert practice(client, fits).json()["status"] == "COMPLETED"
+    services.store.put(TOPIC_COVERAGE_KEY, topic_coverage_bytes(10, []))
+    runner.pool.refresh()
+    assert practice(client, body).status_code == 202
 
 
 class ProgressSpy:

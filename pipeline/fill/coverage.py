@@ -104,11 +104,12 @@ def topic_coverage(
     counts: Mapping[tuple[str, str], tuple[int, int]],
     floor: int,
     explain: Callable[[Topic, Difficulty], Reason] | None = None,
+    topics: Sequence[Topic] | None = None,
 ) -> list[CellCoverage]:
-    """Every live topic × difficulty with its counts and status, in syllabus order; `explain`
-    names why a cell below the floor is there (left blank without it)."""
+    """Every live topic × difficulty (or those of `topics`) with its counts and status, in
+    syllabus order; `explain` names why a cell below the floor is there (blank without it)."""
     cells = []
-    for topic in syllabus.live_topics():
+    for topic in syllabus.live_topics() if topics is None else topics:
         for difficulty in Difficulty:
             servable, fresh = counts.get((topic.topic_id, difficulty.value), (0, 0))
             status: Status = (

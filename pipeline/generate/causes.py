@@ -118,13 +118,13 @@ def assertion_reason_drafts(
         return
     topics = [
         t
-        for t in table.topic_ids()
+        for t in table.topic_ids
         if (topic_ids is None or t in topic_ids) and not syllabus.topic(t).deleted
     ]
 
     def of_topic(topic: str) -> Iterator[Draft]:
         # A table of one topic drafts as it always has (the same seeds, so the same questions).
-        only = None if table.topic_ids() == [topic] else topic
+        only = None if table.topic_ids == [topic] else topic
         for seed in range(4 * len(table.causes_of(topic))):
             draft = assertion_reason_draft(table, seed, kb, syllabus, only)
             if draft is not None:

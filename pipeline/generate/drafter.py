@@ -93,12 +93,12 @@ class OfflineDrafter:
         facts = [
             fact_drafts(table, difficulty, self.kb, self.syllabus, topics)
             for table in self.kb.fact_tables
-            if table.subject == subject and (topics := [t for t in table.topic_ids() if in_unit(t)])
+            if table.subject == subject and (topics := [t for t in table.topic_ids if in_unit(t)])
         ]
         facts += [
             assertion_reason_drafts(table, difficulty, self.kb, self.syllabus, topics)
             for table in self.kb.cause_tables
-            if table.subject == subject and (topics := [t for t in table.topic_ids() if in_unit(t)])
+            if table.subject == subject and (topics := [t for t in table.topic_ids if in_unit(t)])
         ]
         if self.elements is not None:
             facts += [

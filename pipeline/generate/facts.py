@@ -432,7 +432,7 @@ def _format_drafts(
     table: FactTable, fmt: FactFormat, kb: KnowledgeBase, syllabus: Syllabus, topic_id: str
 ) -> Iterator[Draft]:
     # A table of one topic drafts as it always has (the same seeds, so the same questions).
-    only = None if table.topic_ids() == [topic_id] else topic_id
+    only = None if table.topic_ids == [topic_id] else topic_id
     asked = table.facts if only is None else table.facts_of(topic_id)
     seeded = {
         ODD_PAIR: odd_pair_draft,
@@ -465,7 +465,7 @@ def fact_drafts(
     of one topic only, so it is filed under that topic."""
     topics = [
         t
-        for t in table.topic_ids()
+        for t in table.topic_ids
         if (topic_ids is None or t in topic_ids) and not syllabus.topic(t).deleted
     ]
     yield from round_robin(

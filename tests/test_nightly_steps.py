@@ -6,6 +6,7 @@ import datetime as dt
 import json
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from core.analytics import snapshot_connection
@@ -16,7 +17,7 @@ from flows.steps import ingest_outbox_step
 from pipeline.compose import Services, build_services
 from pipeline.serve.practice import practice_pick
 from pipeline.verify.gate import judged, solver_view
-from site_builder.documents import DAILY_POINTER_KEY, daily_paper_key
+from site_builder.documents import DAILY_POINTER_KEY, daily_paper_key, syllabus_key
 from site_builder.snapshot import POOL_SNAPSHOT_KEY, read_pool_snapshot
 
 DAY = dt.date(2026, 4, 1)
@@ -67,6 +68,30 @@ def test_the_report_covers_steps_generation_coverage_and_blueprints(week) -> Non
     assert md.count("## Paper daily-2026-04-0") == 2
     assert set(result.report.step_seconds) >= {"ingest_kb", "fill_pool", "export_site", "publish"}
     assert "offline.facts" in md and "phy-u01" in md
+    # The tests turn the topic floor off (tests/conftest.py); the report says so.
+    assert "## Topic coverage" in md and "QFORGE_TOPIC_FLOOR=0" in md
+
+
+@pytest.mark.system
+def test_the_syllabus_gives_the_servable_counts_of_the_run(week) -> None:
+    services, result = week
+    syllabus = json.loads(services.store.get(syllabus_key()))
+    assert syllabus["servable_as_of"] == "2026-04-01"
+    pool = read_pool_snapshot(services.store.get(POOL_SNAPSHOT_KEY))
+    topics = {
+        t["topic_id"]: t["servable"]
+        for s in syllabus["subjects"]
+        for u in s["units"]
+        for c in u["chapters"]
+        for t in c["topics"]
+    }
+    counts = pool.group_by("topic_id", "difficulty").agg(
+        pl.col("near_duplicate_group").n_unique().alias("n")
+    )
+    assert counts.height > 0 and sum(v["Easy"] for v in topics.values() if v) > 0
+    for topic_id, difficulty, n in counts.iter_rows():
+        # As of the export: the later days' papers may add questions after it.
+        assert topics[topic_id][difficulty] <= n
 
 
 def test_the_outbox_takes_verified_questions_and_refuses_the_rest(

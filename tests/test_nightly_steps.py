@@ -74,7 +74,7 @@ def test_the_report_covers_steps_generation_coverage_and_blueprints(week) -> Non
 
 @pytest.mark.system
 def test_the_syllabus_gives_the_servable_counts_of_the_run(week) -> None:
-    services, result = week
+    services, _ = week
     syllabus = json.loads(services.store.get(syllabus_key()))
     assert syllabus["servable_as_of"] == "2026-04-01"
     pool = read_pool_snapshot(services.store.get(POOL_SNAPSHOT_KEY))

@@ -9,7 +9,6 @@ every other one. The cells left below the floor are at most 2 % of them.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
@@ -30,7 +29,9 @@ AUTH = {"Authorization": f"Bearer {KEY}"}
 
 
 @pytest.fixture(scope="module")
-def filled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Services, TopicFloorSummary]]:
+def filled(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[Services, TopicFloorSummary]]:
     settings = Settings(
         home=tmp_path_factory.mktemp("topics") / "home",
         topic_floor=10,

@@ -85,6 +85,7 @@ SYSTEM_MODULES = frozenset(
         "test_nightly_e2e.py",
         "test_one_face.py",
         "test_one_run.py",
+        "test_topic_practice.py",
         "test_worker_schemathesis.py",
     }
 )

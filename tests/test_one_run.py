@@ -38,7 +38,9 @@ def _qforge(home: Path, *args: str) -> subprocess.Popen[str]:
 def test_two_nightlies_on_one_home_one_runs_the_other_is_refused(tmp_path: Path) -> None:
     home = tmp_path / "home"
     runs = [_qforge(home, "nightly", "--no-prefect", "--date", "2026-05-04") for _ in range(2)]
-    results = [(p.wait(timeout=300), *p.communicate()) for p in runs]
+    # Read each run's output as it comes: the ingest of ~800 notes logs more than a pipe holds.
+    outputs = [p.communicate(timeout=300) for p in runs]
+    results = [(p.returncode, out, err) for p, (out, err) in zip(runs, outputs, strict=True)]
     codes = sorted(code for code, _, _ in results)
     assert codes == [0, 1], [(c, e[-500:]) for c, _, e in results]
     (_, _, refused) = next(r for r in results if r[0] == 1)

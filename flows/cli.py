@@ -300,18 +300,22 @@ def _cmd_stats(settings: Settings, args: argparse.Namespace) -> int:
         print(f"no warehouse at {settings.warehouse_path}: run `qforge nightly` first")
         return 1
     from flows.cli_pool import topic_coverage_lines
-    from pipeline.compose import build_services, duplicate_screens
+    from pipeline.compose import build_services
     from pipeline.fill.coverage import DEFAULT_TOPIC_FLOOR
+    from site_builder.snapshot import TOPIC_COVERAGE_KEY, read_spent_cells
 
     with open_warehouse(settings.warehouse_path) as wh:
         counts = wh.counts()
         pool = wh.pool()
-        # A short cell's reason counts only drafts a fill would keep (near-duplicates are not).
-        screens, _ = duplicate_screens(settings, wh.questions())
     print(json.dumps(counts, indent=2))
     print(pool.group_by("subject", "difficulty").len().sort("subject", "difficulty"))
+    services = build_services(settings)
     floor = settings.topic_floor or DEFAULT_TOPIC_FLOOR
-    print("\n".join(topic_coverage_lines(build_services(settings), pool, floor, None, screens)))
+    # Which cells the generators cannot fill, as the last nightly's topic floor found: solving
+    # drafts for every short cell here would take minutes on a pool far below the floor.
+    recorded = services.store.get(TOPIC_COVERAGE_KEY)
+    spent = read_spent_cells(recorded) if recorded else frozenset()
+    print("\n".join(topic_coverage_lines(services, pool, floor, spent=spent)))
     return 0
 
 

@@ -147,6 +147,7 @@ def topic_coverage_lines(
     floor: int,
     topic_ids: Collection[str] | None = None,
     screens: Sequence[Screen] = (),
+    spent: Collection[tuple[str, str]] | None = None,
 ) -> list[str]:
     """`qforge stats` and `qforge pool fill --per-topic`: the summary line, the count of short
     cells per reason, and one line per cell below the floor (servable, never used, why)."""
@@ -159,7 +160,7 @@ def topic_coverage_lines(
         topic_coverage,
     )
 
-    explain = shortfall_reasons(*offline_engine(services), pool, floor, screens)
+    explain = shortfall_reasons(*offline_engine(services), pool, floor, screens, spent)
     topics = [
         t for t in services.syllabus.live_topics() if topic_ids is None or t.topic_id in topic_ids
     ]

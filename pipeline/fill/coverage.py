@@ -10,7 +10,7 @@ floor (`generator_supply`, which drafts, screens and solves as the fill does, wi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -151,10 +151,15 @@ def shortfall_reasons(
     pool: pl.DataFrame,
     floor: int,
     screens: Sequence[Callable[[Draft], str | None]] = (),
+    spent: Collection[tuple[str, str]] | None = None,
 ) -> Callable[[Topic, Difficulty], Reason]:
     """Why a topic × difficulty cell is below the floor, judged from what the (offline) drafter
     can make for it beyond the groups the pool holds: enough (it was not filled yet), nothing
-    for the topic at all, nothing at this difficulty, or fewer than the floor."""
+    for the topic at all, nothing at this difficulty, or fewer than the floor.
+
+    With `spent` (the cells the last topic floor found the generators could not fill), a cell
+    with drafts is exhausted when it is listed there and not filled yet otherwise: nothing is
+    solved, which `qforge stats` needs on a pool far below the floor."""
     have = servable_counts(pool)
     held: dict[tuple[str, str], set[str]] = {}
     for topic_id, level, group in pool.select(
@@ -171,6 +176,9 @@ def shortfall_reasons(
             if any(drafts_any(topic, d) for d in Difficulty if d is not difficulty):
                 return "no_generator_for_difficulty"
             return "no_knowledge"
+        if spent is not None:
+            cell = (topic.topic_id, difficulty.value)
+            return "generators_exhausted" if cell in spent else "not_filled_yet"
         short = floor - have.get((topic.topic_id, difficulty.value), (0, 0))[0]
         taken = held.get((topic.topic_id, difficulty.value), set())
         more = generator_supply(

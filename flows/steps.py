@@ -5,7 +5,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
-from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
@@ -201,10 +200,12 @@ def fill_pool_step(services: Services, date: dt.date) -> FillSummary:
             drafter: Drafter, solver: Solver, concurrency: int, made: list[CellReport]
         ) -> Callable[[Mapping[UnitCell, int]], list[CellReport]]:
             def generate(cells: Mapping[UnitCell, int]) -> list[CellReport]:
+                # Every round walks each template's variants from where they stood when this
+                # fill began (drafts taken in an earlier round are known, so passed over), as a
+                # run never killed does: advancing the starts by the replayed drafts would walk
+                # a resumed fill's later rounds differently.
                 resume = Resume(
-                    starts=Counter(starts) + Counter(earlier[d][0] for d in taken if d in earlier),
-                    attempted=baseline_attempted | taken,
-                    outcomes=earlier,
+                    starts=starts, attempted=baseline_attempted | taken, outcomes=earlier
                 )
                 reports = fill_pool(
                     wh,

@@ -62,7 +62,7 @@ SHORTENED = {
         "the default 60 unused questions per cell takes minutes",
     ),
     ("qforge", "pool", "fill", "--per-topic"): (
-        ["--subject", "Physics", "--per-cell", "2"],
+        ["--subject", "Physics", "--per-cell", "0"],
         "every topic of the syllabus takes a minute and a half; tests/test_topic_practice.py "
         "fills them all",
     ),

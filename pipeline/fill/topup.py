@@ -21,6 +21,7 @@ from pipeline.generate.drafter import Drafter
 from pipeline.verify.gate import Screen, Solver
 
 # How many known drafts per budgeted attempt a top-up looks at before it calls a stream dry.
+MIN_BUDGETED = 3
 SKIPS_PER_ATTEMPT = 50
 
 
@@ -120,7 +121,9 @@ def top_up(
     is down ends the top-up) but records nothing.
     """
     out = TopUp(wanted)
-    budget = wanted * max_attempts_per_question
+    # A job does not double its ask as the nightly does, so a small ask gets the attempts of
+    # MIN_BUDGETED: one Hard question on six attempts fell short a few times in a hundred.
+    budget = max(wanted, MIN_BUDGETED) * max_attempts_per_question
     work = CellWork(
         CellReport(*cell[:2], wanted, cell[2]),
         budget,

@@ -27,9 +27,8 @@ def cmd_pool(settings: Settings, args: argparse.Namespace) -> int:
     from core.records import Difficulty, Subject
     from core.warehouse import open_warehouse
     from pipeline.compose import build_services, duplicate_screens
-    from pipeline.fill.coverage import DEFAULT_TOPIC_FLOOR
+    from pipeline.fill.coverage import DEFAULT_TOPIC_FLOOR, cell_groups
     from pipeline.fill.pool import (
-        cell_groups,
         fill_pool,
         pool_deficits,
         topic_deficits,

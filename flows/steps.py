@@ -35,6 +35,7 @@ from pipeline.compose import (
 from pipeline.fill.batch import BatchFillReport, batch_fill
 from pipeline.fill.coverage import (
     CellCoverage,
+    cell_groups,
     coverage_summary,
     servable_counts,
     shortfall_reasons,
@@ -42,7 +43,7 @@ from pipeline.fill.coverage import (
     topic_coverage,
 )
 from pipeline.fill.engine import CellReport
-from pipeline.fill.pool import Resume, cell_groups, fill_pool, topic_deficits
+from pipeline.fill.pool import Resume, fill_pool, topic_deficits
 from pipeline.fill.rounds import fill_until_assembled
 from pipeline.generate.drafter import Drafter
 from pipeline.serve.outbox import OutboxProblem, outbox_entry

@@ -14,13 +14,14 @@ from core.warehouse import open_warehouse
 from kb.syllabus import Syllabus
 from pipeline.compose import build_services
 from pipeline.fill.coverage import (
+    cell_groups,
     coverage_markdown,
     servable_counts,
     shortfall_reasons,
     spent_cells,
     topic_coverage,
 )
-from pipeline.fill.pool import cell_groups, fill_pool, topic_deficits
+from pipeline.fill.pool import fill_pool, topic_deficits
 from pipeline.generate.drafter import Drafter
 from site_builder.contract import Syllabus as SyllabusModel
 from site_builder.documents import syllabus_document

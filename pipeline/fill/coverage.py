@@ -73,6 +73,17 @@ def generator_supply(
     return found
 
 
+def cell_groups(pool: pl.DataFrame) -> dict[tuple[str, str], set[str]]:
+    """(topic_id, difficulty) → the near-duplicate groups the pool holds in that cell
+    (withdrawn questions' too: redrafting one would only make the same question)."""
+    held: dict[tuple[str, str], set[str]] = {}
+    for topic, difficulty, group in pool.select(
+        "topic_id", "difficulty", "near_duplicate_group"
+    ).iter_rows():
+        held.setdefault((topic, difficulty), set()).add(group)
+    return held
+
+
 @dataclass(frozen=True)
 class CellCoverage:
     topic_id: str
@@ -161,11 +172,7 @@ def shortfall_reasons(
     with drafts is exhausted when it is listed there and not filled yet otherwise: nothing is
     solved, which `qforge stats` needs on a pool far below the floor."""
     have = servable_counts(pool)
-    held: dict[tuple[str, str], set[str]] = {}
-    for topic_id, level, group in pool.select(
-        "topic_id", "difficulty", "near_duplicate_group"
-    ).iter_rows():
-        held.setdefault((topic_id, level), set()).add(group)
+    held = cell_groups(pool)
     ids = set(pool.get_column("question_id").to_list()) if len(pool) else set()
 
     def drafts_any(topic: Topic, difficulty: Difficulty) -> bool:

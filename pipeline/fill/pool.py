@@ -13,7 +13,7 @@ from typing import Any
 import polars as pl
 
 from core.pool import TopicCell, UnitCell
-from core.records import Attempt, Difficulty, Draft, Question, Subject
+from core.records import Attempt, Difficulty, Question, Subject
 from core.warehouse import Warehouse
 from kb.syllabus import Topic
 from pipeline.fill.coverage import servable_counts
@@ -26,6 +26,7 @@ from pipeline.fill.engine import (
     count_verdict,
     run_fill,
 )
+from pipeline.fill.topup import of_topic
 from pipeline.generate.drafter import CallDrafter, Drafter
 from pipeline.verify.gate import Screen, Solver
 
@@ -41,10 +42,6 @@ BATCH_SIZE = 100
 # Drafts a topic cell passes over (held groups, known drafts) before its source counts as dry:
 # a numerical template has thousands of variants, all one group.
 TOPIC_MAX_SKIPS = 2000
-
-
-def _of_topic(drafts: Iterator[Draft], topic_id: str) -> Iterator[Draft]:
-    return (d for d in drafts if d.content.tag.topic_id == topic_id)
 
 
 def paper_needs(mix: Mapping[Difficulty, int] = DAILY_MIX) -> dict[Cell, int]:
@@ -87,17 +84,6 @@ def topic_deficits(
             if short > 0:
                 deficits[t.subject, d, t.unit_id, t.topic_id] = short
     return deficits
-
-
-def cell_groups(pool: pl.DataFrame) -> dict[tuple[str, str], set[str]]:
-    """(topic_id, difficulty) → the near-duplicate groups the pool holds in that cell
-    (withdrawn questions' too: redrafting one would only make the same question)."""
-    held: dict[tuple[str, str], set[str]] = {}
-    for topic, difficulty, group in pool.select(
-        "topic_id", "difficulty", "near_duplicate_group"
-    ).iter_rows():
-        held.setdefault((topic, difficulty), set()).add(group)
-    return held
 
 
 @dataclass(frozen=True)
@@ -190,7 +176,7 @@ def fill_pool(
         if caller:
             return caller.pending(r.subject, r.difficulty, starts, r.unit_id, r.topic_id)
         drafts = drafter.drafts(r.subject, r.difficulty, starts, r.unit_id, r.topic_id)
-        return drafts if r.topic_id is None else _of_topic(drafts, r.topic_id)
+        return drafts if r.topic_id is None else of_topic(drafts, r.topic_id)
 
     cells = [
         CellWork(

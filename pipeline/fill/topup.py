@@ -52,7 +52,12 @@ def topic_drafts(
 ) -> Iterator[Draft]:
     """The drafter's drafts for one topic at a difficulty (only that topic is drafted)."""
     stream = drafter.drafts(topic.subject, difficulty, starts, topic.unit_id, topic.topic_id)
-    return (d for d in stream if d.content.tag.topic_id == topic.topic_id)
+    return of_topic(stream, topic.topic_id)
+
+
+def of_topic(drafts: Iterator[Draft], topic_id: str) -> Iterator[Draft]:
+    """The drafts filed under the topic (a model drafter may stray from the one asked for)."""
+    return (d for d in drafts if d.content.tag.topic_id == topic_id)
 
 
 @dataclass

@@ -313,12 +313,9 @@ def topic_floor_step(services: Services) -> TopicFloorSummary:
     explain = shortfall_reasons(drafter, solver, pool, floor, screens) if floor else None
     coverage = topic_coverage(services.syllabus, servable_counts(pool), floor, explain)
     services.store.put(TOPIC_COVERAGE_KEY, topic_coverage_bytes(floor, spent_cells(coverage)))
-    log.info(
-        "%s; %d questions added",
-        coverage_summary(coverage, floor),
-        sum(r.accepted for r in reports),
-    )
-    return TopicFloorSummary(floor, tuple(reports), tuple(coverage))
+    summary = TopicFloorSummary(floor, tuple(reports), tuple(coverage))
+    log.info("%s; %d questions added", coverage_summary(coverage, floor), summary.accepted)
+    return summary
 
 
 def index_questions_step(settings: Settings) -> int:

@@ -6,12 +6,13 @@ Each fact (and cause) carries a topic: its own, or its table's. The tag is confi
 - `chunk`: the chunk that states the fact is filed under the tag, and the tag is among the
   tagger's `CHUNK_RANK` best topics for the sentence (so a chunk about one topic cannot carry a
   fact about another under its own tag);
-- `reviewed`: a person read the fact and the topic and recorded the tag, with a reason, in
+- `reviewed`: a reviewer read the fact and the topic and recorded the tag, with a reason, in
   `data/kb/tag_reviews/`.
 
 The tagger here is the one ingestion uses (`kb.tagging`), scoring the sentence against each
-topic's name and the bundled chunks filed under it, leaving out the chunk that states the fact
-(it would vouch for its own tag), within the fact's subject.
+topic's name and the bundled chunks filed under it, within the fact's subject. The chunk that
+states the fact speaks for its topic only through its other sentences (with the stating
+sentence in, it would vouch for its own tag).
 """
 
 from __future__ import annotations
@@ -68,8 +69,7 @@ def _without(chunk: Chunk, sentence: str) -> str:
 
 def _stating_sentence(text: str, words: frozenset[str]) -> str:
     """The chunk sentence sharing the most content words with the item (the chunk if none)."""
-    best = max(sentences(text), key=lambda s: len(words & content_tokens(s)), default=text)
-    return best
+    return max(sentences(text), key=lambda s: len(words & content_tokens(s)), default=text)
 
 
 def check_tags(

@@ -135,8 +135,7 @@ def _print_topic_coverage(
     screens: Sequence[Screen],
 ) -> None:
     """The coverage summary of the topics, then each cell below `floor` with its reason."""
-    topic_ids = {t.topic_id for t in topics}
-    for line in topic_coverage_lines(services, pool, floor, topic_ids, screens):
+    for line in topic_coverage_lines(services, pool, floor, topics, screens):
         print(line)
 
 
@@ -144,7 +143,7 @@ def topic_coverage_lines(
     services: Services,
     pool: pl.DataFrame,
     floor: int,
-    topic_ids: Collection[str] | None = None,
+    topics: Sequence[Topic] | None = None,
     screens: Sequence[Screen] = (),
     spent: Collection[tuple[str, str]] | None = None,
 ) -> list[str]:
@@ -160,9 +159,6 @@ def topic_coverage_lines(
     )
 
     explain = shortfall_reasons(*offline_engine(services), pool, floor, screens, spent)
-    topics = [
-        t for t in services.syllabus.live_topics() if topic_ids is None or t.topic_id in topic_ids
-    ]
     cells = topic_coverage(services.syllabus, servable_counts(pool), floor, explain, topics)
     short = [c for c in cells if c.status != "at_floor"]
     lines = [coverage_summary(cells, floor)]

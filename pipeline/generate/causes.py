@@ -21,7 +21,7 @@ from core.records import (
 from kb.knowledge import Cause, CauseTable, KnowledgeBase
 from kb.retrieval import content_tokens, sentences
 from kb.syllabus import Syllabus
-from pipeline.generate.streams import round_robin
+from pipeline.generate.streams import live_topics_of, round_robin
 
 GENERATOR = "offline.causes"
 ASSERTION_REASON_OPTIONS = (
@@ -116,11 +116,7 @@ def assertion_reason_drafts(
     table's topics taking turns (only `topic_ids` when given)."""
     if difficulty is not Difficulty.HARD:
         return
-    topics = [
-        t
-        for t in table.topic_ids
-        if (topic_ids is None or t in topic_ids) and not syllabus.topic(t).deleted
-    ]
+    topics = live_topics_of(table.topic_ids, topic_ids, syllabus)
 
     def of_topic(topic: str) -> Iterator[Draft]:
         # A table of one topic drafts as it always has (the same seeds, so the same questions).

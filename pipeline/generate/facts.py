@@ -22,7 +22,7 @@ from core.records import (
 from kb.knowledge import Fact, FactTable, KnowledgeBase
 from kb.retrieval import sentences
 from kb.syllabus import Syllabus
-from pipeline.generate.streams import round_robin
+from pipeline.generate.streams import live_topics_of, round_robin
 
 GENERATOR = "offline.facts"
 
@@ -463,11 +463,7 @@ def fact_drafts(
     """Every draft this table offers at a difficulty, in a fixed order: its topics take turns
     (only `topic_ids` when given), and within a topic its formats. A question asks about facts
     of one topic only, so it is filed under that topic."""
-    topics = [
-        t
-        for t in table.topic_ids
-        if (topic_ids is None or t in topic_ids) and not syllabus.topic(t).deleted
-    ]
+    topics = live_topics_of(table.topic_ids, topic_ids, syllabus)
     yield from round_robin(
         round_robin(
             _format_drafts(table, f, kb, syllabus, topic) for f in FORMATS_BY_DIFFICULTY[difficulty]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from typing import TypeVar
+
+from kb.syllabus import Syllabus
 
 T = TypeVar("T")
 
@@ -18,3 +20,13 @@ def round_robin(sources: Iterable[Iterator[T]]) -> Iterator[T]:
                 live.remove(source)
             else:
                 yield item
+
+
+def live_topics_of(
+    table_topics: list[str], wanted: Collection[str] | None, syllabus: Syllabus
+) -> list[str]:
+    """The topics a fact or cause table drafts for: those of its topics that are `wanted`
+    (all without it) and not deleted from the syllabus, in the table's order."""
+    return [
+        t for t in table_topics if (wanted is None or t in wanted) and not syllabus.topic(t).deleted
+    ]

@@ -1,9 +1,14 @@
 """Parametric numerical templates (Physics, physical Chemistry) and the drafts they produce.
 
 Each template states its quantities with units, samples them from realistic ranges, computes the
-answer by its own formula, and builds distractors from named mistakes. It also declares the
-physical relation as an equation: the solver answers from that relation and the numbers it reads
-in the stem, never from the generator's computation.
+answer by its own formula, and builds every distractor from a named mistake a student makes at
+some step. It also declares the physical relations as equations: a chain of steps (each finding
+one intermediate quantity, each from a concept it names) and the final relation. The solver
+answers from those relations and the numbers it reads in the stem, never from the generator's
+computation.
+
+A template declares its demand (`pipeline.difficulty.Demand`); the rubric, not the template,
+names its difficulty.
 """
 
 from __future__ import annotations
@@ -12,7 +17,9 @@ import math
 import random
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
+from core.ids import canonical_json
 from core.records import (
     OPTION_KEYS,
     Difficulty,
@@ -24,6 +31,7 @@ from core.records import (
     keyed_options,
 )
 from kb.syllabus import Syllabus
+from pipeline.difficulty import Demand, difficulty_reason, rated
 from pipeline.quantities.numbers import round_sig, tex_given, tex_number
 
 GENERATOR = "offline.numerical"
@@ -45,6 +53,9 @@ class Quantity:
     unit: str = ""
     si: float = 1.0
     choices: tuple[float, ...] = ()
+    # The physically possible range of the quantity in its shown unit (an efficiency: 0 to 100
+    # per cent): an option outside it is a giveaway (pipeline.verify.giveaway).
+    bounds: tuple[float, float] | None = None
 
     def tex(self, shown: float, *, given: bool) -> str:
         number = tex_given(shown) if given else tex_number(shown, ANSWER_SIG_FIGS)
@@ -58,21 +69,71 @@ def span(low: float, high: float, step: float) -> tuple[float, ...]:
     return tuple(round(low + i * step, 10) for i in range(n + 1))
 
 
+class Mistake(NamedTuple):
+    """A slip a student makes at some step, and the value it leads to (from SI givens, in SI).
+
+    `unit_slip`: the mistake is a unit slip inside one step (centimetres left as metres), the
+    only kind of distractor allowed more than a factor of 10 from the key.
+    """
+
+    name: str
+    compute: Callable[[Params], float]
+    unit_slip: bool = False
+
+
+def unit_slip(name: str, compute: Callable[[Params], float]) -> Mistake:
+    return Mistake(name, compute, unit_slip=True)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a chain: the relation (a sympy equation) that gives the quantity `finds` from
+    the givens and earlier steps, and the concept it applies. `compute` is the generator's own
+    value of it (from SI givens), shown in the explanation only."""
+
+    finds: Quantity
+    relation: str
+    concept: str
+    compute: Callable[[Params], float] | None = None
+
+
 @dataclass(frozen=True)
 class NumericalTemplate:
     template_id: str
     subject: Subject
     topic_id: str
-    difficulty: Difficulty
-    difficulty_reason: str
+    demand: Demand
+    reason: str
     givens: tuple[Quantity, ...]
     unknown: Quantity
     relation: str
     compute: Callable[[Params], float]
-    mistakes: tuple[tuple[str, Callable[[Params], float]], ...]
+    mistakes: tuple[Mistake | tuple[str, Callable[[Params], float]], ...]
     stem: str
     method: str
     accept: Callable[[Params], bool] = lambda p: True
+    # Steps before the final relation, in order; each finds one intermediate quantity.
+    chain: tuple[Step, ...] = ()
+    # The concept the final relation applies (chain templates name one per step).
+    concept: str = ""
+
+    @property
+    def difficulty(self) -> Difficulty:
+        return rated(self.demand)[0]
+
+    @property
+    def difficulty_reason(self) -> str:
+        return difficulty_reason(self.demand, self.reason)
+
+    @property
+    def named_mistakes(self) -> tuple[Mistake, ...]:
+        return tuple(m if isinstance(m, Mistake) else Mistake(*m) for m in self.mistakes)
+
+    @property
+    def concepts(self) -> tuple[str, ...]:
+        """The distinct concepts the steps apply, in order (empty for a one-relation template)."""
+        named = [s.concept for s in self.chain] + ([self.concept] if self.concept else [])
+        return tuple(dict.fromkeys(named))
 
     def sample(self, rng: random.Random) -> dict[str, float] | None:
         """Shown values of every given (None when the draw is physically meaningless)."""
@@ -84,6 +145,22 @@ class NumericalTemplate:
 
     def si(self, shown: Mapping[str, float]) -> dict[str, float]:
         return {q.symbol: shown[q.symbol] * q.si for q in self.givens}
+
+
+# Demands most one-relation templates declare.
+ONE_STEP = Demand()
+REVERSED = Demand(reversed=True)
+TWO_STEPS = Demand(steps=2)
+
+
+# The provenance entry naming each distractor's mistake: the giveaway screen reads it.
+DISTRACTORS_PARAM = "~distractors"
+BOUNDS_PARAM = "~bounds"
+
+
+def distractors_param(unknown: Quantity, chosen: list[tuple[Mistake, float]]) -> str:
+    """Each distractor's option text, its mistake and whether that mistake is a unit slip."""
+    return canonical_json([[unknown.tex(v, given=False), m.name, m.unit_slip] for m, v in chosen])
 
 
 def _distinct(values: list[float], x: float) -> bool:
@@ -103,26 +180,22 @@ def numerical_draft(template: NumericalTemplate, seed: int, syllabus: Syllabus) 
         return None
     if not math.isfinite(answer) or answer == 0:
         return None
-    chosen: list[tuple[str, float]] = []
+    # Every distractor is a named mistake (no filler): a draw whose mistakes do not give three
+    # distinct values makes no question.
+    chosen: list[tuple[Mistake, float]] = []
     values = [answer]
-    for name, mistake in template.mistakes:
+    for mistake in template.named_mistakes:
         try:
-            v = round_sig(mistake(si) / template.unknown.si, ANSWER_SIG_FIGS)
-        except (ZeroDivisionError, ValueError):
+            v = round_sig(mistake.compute(si) / template.unknown.si, ANSWER_SIG_FIGS)
+        except (ZeroDivisionError, ValueError, OverflowError):
             continue
         if math.isfinite(v) and v != 0 and (v > 0) == (answer > 0) and _distinct(values, v):
-            chosen.append((name, v))
-            values.append(v)
-    for factor in (2.0, 0.5, 10.0, 0.1, 4.0, 0.25, 1.5):
-        if len(chosen) >= 3:
-            break
-        v = round_sig(answer * factor, ANSWER_SIG_FIGS)
-        if _distinct(values, v):
-            chosen.append((f"scale slip ×{factor:g}", v))
+            chosen.append((mistake, v))
             values.append(v)
     if len(chosen) < 3:
         return None
-    option_values = [answer] + [v for _, v in chosen[:3]]
+    chosen = chosen[:3]
+    option_values = [answer] + [v for _, v in chosen]
     rng.shuffle(option_values)
     options = keyed_options([template.unknown.tex(v, given=False) for v in option_values])
     correct_key = OPTION_KEYS[option_values.index(answer)]
@@ -131,12 +204,15 @@ def numerical_draft(template: NumericalTemplate, seed: int, syllabus: Syllabus) 
     )
     answer_tex = template.unknown.tex(answer, given=False)
     values_tex = {q.symbol: tex_given(shown[q.symbol]) for q in template.givens}
+    steps_tex = {
+        s.finds.symbol: tex_number(s.compute(si) / s.finds.si, ANSWER_SIG_FIGS)
+        for s in template.chain
+        if s.compute is not None
+    }
     explanation = (
-        template.method.format(**values_tex, answer=answer_tex)
+        template.method.format(**values_tex, **steps_tex, answer=answer_tex)
         + "\n\nCommon slips behind the other options: "
-        + "; ".join(
-            f"{name} gives {template.unknown.tex(v, given=False)}" for name, v in chosen[:3]
-        )
+        + "; ".join(f"{m.name} gives {template.unknown.tex(v, given=False)}" for m, v in chosen)
         + "."
     )
     content = QuestionContent(
@@ -152,7 +228,13 @@ def numerical_draft(template: NumericalTemplate, seed: int, syllabus: Syllabus) 
     provenance = Provenance(
         generator=GENERATOR,
         template_id=template.template_id,
-        params=tuple(sorted((k, repr(v)) for k, v in shown.items())),
+        params=tuple(sorted((k, repr(v)) for k, v in shown.items()))
+        + ((DISTRACTORS_PARAM, distractors_param(template.unknown, chosen)),)
+        + (
+            ((BOUNDS_PARAM, canonical_json(list(template.unknown.bounds))),)
+            if template.unknown.bounds
+            else ()
+        ),
     )
     return Draft(content=content, provenance=provenance)
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import math
 
-from core.records import Difficulty, Subject
-from pipeline.generate.numerical import NumericalTemplate, Quantity, span
+from core.records import Subject
+from pipeline.generate.numerical import ONE_STEP, NumericalTemplate, Quantity, span
 
-E, M, H = Difficulty.EASY, Difficulty.MEDIUM, Difficulty.HARD
 PHY, CHE = Subject.PHYSICS, Subject.CHEMISTRY
 Q = Quantity
 MS, MS2 = r"\mathrm{m\,s^{-1}}", r"\mathrm{m\,s^{-2}}"
@@ -19,7 +18,7 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         "phy-eom-final-velocity",
         PHY,
         "phy-equations-of-motion",
-        E,
+        ONE_STEP,
         "one step: direct substitution in v = u + at",
         givens=(
             Q("u", "u", MS, choices=span(2, 20, 1)),
@@ -42,7 +41,7 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         "phy-eom-displacement",
         PHY,
         "phy-equations-of-motion",
-        M,
+        ONE_STEP,
         "two terms to combine: s = ut + ½at²",
         givens=(
             Q("u", "u", MS, choices=span(0, 15, 1)),
@@ -66,7 +65,7 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         "phy-projectile-range",
         PHY,
         "phy-projectile-motion",
-        M,
+        ONE_STEP,
         "needs the range formula and the sine of a doubled angle",
         givens=(
             Q("u", "u", MS, choices=span(10, 40, 1)),
@@ -96,7 +95,7 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         "phy-kinetic-energy",
         PHY,
         "phy-kinetic-energy",
-        E,
+        ONE_STEP,
         "one step: direct substitution in K = ½mv²",
         givens=(
             Q("m", "m", r"\mathrm{kg}", choices=span(0.5, 10, 0.5)),
@@ -116,7 +115,7 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         "phy-resistors-parallel",
         PHY,
         "phy-resistors-in-series-and-parallel",
-        E,
+        ONE_STEP,
         "one step: the product-over-sum rule for two resistors",
         givens=(
             Q("R1", "R_1", r"\Omega", choices=span(2, 30, 1)),
@@ -140,7 +139,7 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         "phy-ohms-law-current",
         PHY,
         "phy-ohms-law",
-        E,
+        ONE_STEP,
         "one step: Ohm's law I = V/R",
         givens=(
             Q("V", "V", r"\mathrm{V}", choices=(1.5, 3.0, 4.5, 6.0, 9.0, 12.0, 18.0, 24.0)),
@@ -161,7 +160,7 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         "phy-simple-pendulum-period",
         PHY,
         "phy-simple-pendulum",
-        M,
+        ONE_STEP,
         "square root relation with a unit conversion (cm to m)",
         givens=(Q("L", "L", r"\mathrm{cm}", si=0.01, choices=span(20, 250, 5)), G_EARTH),
         unknown=Q("T", "T", r"\mathrm{s}"),
@@ -181,7 +180,7 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         "phy-radioactive-remaining",
         PHY,
         "phy-radioactive-decay",
-        M,
+        ONE_STEP,
         "count half-lives, then halve repeatedly",
         givens=(
             Q("N0", "N_0", choices=(800.0, 1600.0, 3200.0, 6400.0, 1000.0, 2000.0, 4000.0, 8000.0)),
@@ -208,7 +207,7 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         "phy-coulomb-force",
         PHY,
         "phy-coulombs-law",
-        M,
+        ONE_STEP,
         "inverse-square law with microcoulomb and centimetre conversions",
         givens=(
             Q("q1", "q_1", r"\mu\mathrm{C}", si=1e-6, choices=span(1, 9, 1)),
@@ -236,7 +235,7 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         "phy-lens-image-distance",
         PHY,
         "phy-lens-formula",
-        M,
+        ONE_STEP,
         "lens formula with the sign convention",
         givens=(
             Q("d", "u", r"\mathrm{cm}", si=0.01, choices=span(15, 90, 5)),
@@ -264,7 +263,7 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         "phy-capacitors-series-parallel",
         PHY,
         "phy-capacitors-in-series-and-parallel",
-        H,
+        ONE_STEP,
         "a two-stage network: parallel pair, then series",
         givens=(
             Q("C2", "C_2", r"\mu\mathrm{F}", si=1e-6, choices=span(1, 12, 1)),
@@ -294,7 +293,7 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         "phy-de-broglie-electron",
         PHY,
         "phy-de-broglie-wavelength",
-        H,
+        ONE_STEP,
         "chains energy, momentum and wavelength with physical constants",
         givens=(
             Q("V", "V", r"\mathrm{V}", choices=span(50, 1000, 50)),
@@ -325,7 +324,7 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         "phy-photoelectric-kmax",
         PHY,
         "phy-photoelectric-effect",
-        H,
+        ONE_STEP,
         "photon energy from wavelength, then Einstein's equation",
         givens=(
             Q("lam", r"\lambda", r"\mathrm{nm}", choices=span(200, 400, 10)),
@@ -350,7 +349,7 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         "phy-gravity-at-height",
         PHY,
         "phy-acceleration-due-to-gravity",
-        H,
+        ONE_STEP,
         "inverse-square variation with height, no small-height shortcut",
         givens=(
             Q("R", "R", r"\mathrm{km}", si=1000, choices=(6400.0,)),
@@ -377,7 +376,7 @@ CHEMISTRY: tuple[NumericalTemplate, ...] = (
         "che-moles-from-mass",
         CHE,
         "che-mole-concept",
-        E,
+        ONE_STEP,
         "one step: n = m/M",
         givens=(
             Q("m", "m", r"\mathrm{g}", choices=span(5, 200, 5)),
@@ -403,7 +402,7 @@ CHEMISTRY: tuple[NumericalTemplate, ...] = (
         "che-molarity-naoh",
         CHE,
         "che-molarity-and-molality",
-        M,
+        ONE_STEP,
         "moles from mass, then a millilitre-to-litre conversion",
         givens=(
             Q("m", "m", r"\mathrm{g}", choices=span(1, 20, 1)),
@@ -427,7 +426,7 @@ CHEMISTRY: tuple[NumericalTemplate, ...] = (
         "che-ph-strong-acid",
         CHE,
         "che-ph-of-strong-acids-and-bases",
-        M,
+        ONE_STEP,
         "logarithm of a concentration written in scientific notation",
         givens=(
             Q(
@@ -454,7 +453,7 @@ CHEMISTRY: tuple[NumericalTemplate, ...] = (
         "che-ideal-gas-volume",
         CHE,
         "che-ideal-gas-equation",
-        M,
+        ONE_STEP,
         "rearranging PV = nRT with consistent units",
         givens=(
             Q("n", "n", r"\mathrm{mol}", choices=span(0.5, 5, 0.5)),
@@ -482,7 +481,7 @@ CHEMISTRY: tuple[NumericalTemplate, ...] = (
         "che-first-order-half-life",
         CHE,
         "che-first-order-reactions",
-        E,
+        ONE_STEP,
         "one step: t½ = 0.693/k",
         givens=(
             Q(
@@ -508,7 +507,7 @@ CHEMISTRY: tuple[NumericalTemplate, ...] = (
         "che-first-order-time",
         CHE,
         "che-first-order-reactions",
-        H,
+        ONE_STEP,
         "integrated rate law with a logarithm of a ratio",
         givens=(
             Q(
@@ -536,7 +535,7 @@ CHEMISTRY: tuple[NumericalTemplate, ...] = (
         "che-bohr-energy",
         CHE,
         "che-bohr-model",
-        H,
+        ONE_STEP,
         "hydrogen-like ion: Z² and n² scaling with a sign",
         givens=(
             Q("Z", "Z", choices=(1.0, 2.0, 3.0)),
@@ -560,7 +559,7 @@ CHEMISTRY: tuple[NumericalTemplate, ...] = (
         "che-boiling-point-elevation",
         CHE,
         "che-colligative-properties",
-        M,
+        ONE_STEP,
         "molality from masses, then ΔT_b = K_b m",
         givens=(
             Q("w", "w", r"\mathrm{g}", choices=span(9, 90, 9)),
@@ -587,10 +586,21 @@ CHEMISTRY: tuple[NumericalTemplate, ...] = (
     ),
 )
 
+from pipeline.templates.chains_chemistry import CHEMISTRY_CHAINS  # noqa: E402
+from pipeline.templates.chains_electricity import ELECTRICITY_CHAINS  # noqa: E402
+from pipeline.templates.chains_mechanics import MECHANICS_CHAINS  # noqa: E402
 from pipeline.templates.chemistry import CHEMISTRY_MORE  # noqa: E402
 from pipeline.templates.physics import PHYSICS_MORE  # noqa: E402
 
-TEMPLATES: tuple[NumericalTemplate, ...] = PHYSICS + PHYSICS_MORE + CHEMISTRY + CHEMISTRY_MORE
+TEMPLATES: tuple[NumericalTemplate, ...] = (
+    PHYSICS
+    + PHYSICS_MORE
+    + MECHANICS_CHAINS
+    + ELECTRICITY_CHAINS
+    + CHEMISTRY
+    + CHEMISTRY_MORE
+    + CHEMISTRY_CHAINS
+)
 if len({t.template_id for t in TEMPLATES}) != len(TEMPLATES):
     raise ValueError("duplicate template ids")
 TEMPLATES_BY_ID = {t.template_id: t for t in TEMPLATES}

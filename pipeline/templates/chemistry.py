@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import math
 
-from core.records import Difficulty, Subject
-from pipeline.generate.numerical import NumericalTemplate, Quantity, span
+from core.records import Subject
+from pipeline.generate.numerical import ONE_STEP, NumericalTemplate, Quantity, span
 
-E, M, H = Difficulty.EASY, Difficulty.MEDIUM, Difficulty.HARD
 CHE = Subject.CHEMISTRY
 Q = Quantity
 
@@ -72,7 +71,7 @@ U01: tuple[NumericalTemplate, ...] = (
         "che-percent-nitrogen",
         CHE,
         "che-percentage-composition",
-        E,
+        ONE_STEP,
         "one step: mass of nitrogen per mole over the molar mass, as a percentage",
         givens=(
             Q("Mm", "M", GMOL, choices=tuple(sorted({m for m, _ in NITROGEN_COMPOUNDS}))),
@@ -105,7 +104,7 @@ U01: tuple[NumericalTemplate, ...] = (
         "che-limiting-reagent-ammonia",
         CHE,
         "che-stoichiometry",
-        M,
+        ONE_STEP,
         "moles of both reactants, find the limiting one with the 1 : 3 ratio, then 1 : 2 to NH₃",
         givens=(
             Q("mN", r"m_{\mathrm{N_2}}", r"\mathrm{g}", choices=span(14, 140, 7)),
@@ -152,7 +151,7 @@ U02: tuple[NumericalTemplate, ...] = (
         "che-photon-energy-frequency",
         CHE,
         "che-quantum-theory-of-radiation",
-        E,
+        ONE_STEP,
         "one step: Planck's relation E = hν",
         givens=(
             Q(
@@ -179,7 +178,7 @@ U02: tuple[NumericalTemplate, ...] = (
         "che-rydberg-wavelength",
         CHE,
         "che-hydrogen-atomic-spectrum",
-        H,
+        ONE_STEP,
         "difference of inverse squares, a reciprocal, and a metre-to-nanometre conversion",
         givens=(
             Q("ni", "n_i", choices=(2.0, 3.0, 4.0, 5.0, 6.0)),
@@ -212,7 +211,7 @@ U02: tuple[NumericalTemplate, ...] = (
         "che-photon-energy-wavelength",
         CHE,
         "che-quantum-theory-of-radiation",
-        E,
+        ONE_STEP,
         "one step: direct substitution in E = hc/λ",
         givens=(
             Q("lam", r"\lambda", r"\mathrm{nm}", si=1e-9, choices=span(200, 800, 10)),
@@ -240,7 +239,7 @@ U02: tuple[NumericalTemplate, ...] = (
         "che-de-broglie-electron-speed",
         CHE,
         "che-de-broglie-and-uncertainty",
-        E,
+        ONE_STEP,
         "one step: direct substitution in λ = h/mv",
         givens=(
             Q("v", "v", r"\mathrm{m\,s^{-1}}", choices=_sci(span(1.0, 9.8, 0.2), (5, 6))),
@@ -270,7 +269,7 @@ U02: tuple[NumericalTemplate, ...] = (
         "che-photons-per-second",
         CHE,
         "che-quantum-theory-of-radiation",
-        M,
+        ONE_STEP,
         "two steps: the energy of one photon, hc/λ, then the power divided by it",
         givens=(
             Q("P", "P", r"\mathrm{W}", choices=span(10, 100, 5)),
@@ -305,7 +304,7 @@ U02: tuple[NumericalTemplate, ...] = (
         "che-de-broglie-accelerated-electron",
         CHE,
         "che-de-broglie-and-uncertainty",
-        M,
+        ONE_STEP,
         "two steps: kinetic energy eV, then momentum √(2m_e eV) and λ = h/p",
         givens=(
             Q("V", "V", r"\mathrm{V}", choices=span(50, 1000, 10)),
@@ -348,7 +347,7 @@ U04: tuple[NumericalTemplate, ...] = (
         "che-gibbs-from-enthalpy-entropy",
         CHE,
         "che-gibbs-energy-and-equilibrium",
-        M,
+        ONE_STEP,
         "ΔG = ΔH − TΔS with ΔS converted from J to kJ and two signs to track",
         givens=(
             Q("T", "T", r"\mathrm{K}", choices=span(300, 1200, 50)),
@@ -374,7 +373,7 @@ U04: tuple[NumericalTemplate, ...] = (
         "che-hess-co-formation",
         CHE,
         "che-enthalpy-and-hess-law",
-        M,
+        ONE_STEP,
         "Hess's law: reverse one thermochemical equation and add it to the other",
         givens=(
             Q("dH1", r"\Delta H_1", KJMOL, choices=span(-396, -391, 0.5)),
@@ -398,7 +397,7 @@ U04: tuple[NumericalTemplate, ...] = (
         "che-work-against-constant-pressure",
         CHE,
         "che-first-law-and-enthalpy",
-        E,
+        ONE_STEP,
         "one step: direct substitution in w = −P_ext ΔV",
         givens=(
             Q("P", r"P_{\mathrm{ext}}", r"\mathrm{atm}", si=101325, choices=span(0.5, 5, 0.5)),
@@ -428,7 +427,7 @@ U04: tuple[NumericalTemplate, ...] = (
         "che-heat-from-specific-heat",
         CHE,
         "che-heat-capacity",
-        E,
+        ONE_STEP,
         "one step: direct substitution in q = mcΔT",
         givens=(
             Q("m", "m", r"\mathrm{g}", choices=span(20, 500, 10)),
@@ -460,7 +459,7 @@ U05: tuple[NumericalTemplate, ...] = (
         "che-raoult-total-pressure",
         CHE,
         "che-raoults-law",
-        M,
+        ONE_STEP,
         "mole fractions from moles, then a weighted sum of two vapour pressures",
         givens=(
             Q("nA", r"n_{\mathrm{benzene}}", r"\mathrm{mol}", choices=span(0.5, 4, 0.5)),
@@ -493,7 +492,7 @@ U05: tuple[NumericalTemplate, ...] = (
         "che-osmotic-pressure",
         CHE,
         "che-colligative-properties",
-        E,
+        ONE_STEP,
         "one step: π = CRT",
         givens=(
             Q("C", "C", MOLL, choices=span(0.01, 0.2, 0.01)),
@@ -520,7 +519,7 @@ U05: tuple[NumericalTemplate, ...] = (
         "che-freezing-point-vant-hoff",
         CHE,
         "che-vant-hoff-factor",
-        H,
+        ONE_STEP,
         "van 't Hoff factor from the degree of dissociation into three ions, then ΔT_f = iK_f m",
         givens=(
             Q("m", "m", r"\mathrm{mol\,kg^{-1}}", choices=span(0.05, 0.5, 0.05)),
@@ -552,7 +551,7 @@ U06: tuple[NumericalTemplate, ...] = (
         "che-kp-from-kc-ammonia",
         CHE,
         "che-law-of-mass-action",
-        M,
+        ONE_STEP,
         "Δn_g from the balanced equation, then a power of RT",
         givens=(
             Q("T", "T", r"\mathrm{K}", choices=span(400, 800, 50)),
@@ -581,7 +580,7 @@ U06: tuple[NumericalTemplate, ...] = (
         "che-buffer-henderson",
         CHE,
         "che-ph-and-buffers",
-        M,
+        ONE_STEP,
         "Henderson–Hasselbalch: logarithm of a concentration ratio added to pKa",
         givens=(
             Q("ca", r"[\mathrm{HA}]", MOLL, choices=BUFFER_CONCS),
@@ -610,7 +609,7 @@ U06: tuple[NumericalTemplate, ...] = (
         "che-weak-acid-ph",
         CHE,
         "che-ionisation-of-weak-acids-and-bases",
-        H,
+        ONE_STEP,
         "[H⁺] = √(K_a c) under the small-ionisation approximation, then a logarithm",
         givens=(
             Q(
@@ -643,7 +642,7 @@ U06: tuple[NumericalTemplate, ...] = (
         "che-kc-hydrogen-iodide",
         CHE,
         "che-law-of-mass-action",
-        E,
+        ONE_STEP,
         "one step: direct substitution in K_c = [HI]²/([H₂][I₂])",
         givens=(
             Q("cH", r"[\mathrm{H_2}]", MOLL, choices=span(0.05, 0.5, 0.05)),
@@ -670,7 +669,7 @@ U06: tuple[NumericalTemplate, ...] = (
         "che-ph-strong-base",
         CHE,
         "che-ph-of-strong-acids-and-bases",
-        E,
+        ONE_STEP,
         "one step: pH = −log₁₀(K_w/[OH⁻]) for a fully dissociated base",
         givens=(
             Q(
@@ -709,7 +708,7 @@ U07: tuple[NumericalTemplate, ...] = (
         "che-gibbs-from-emf",
         CHE,
         "che-emf-and-gibbs-energy",
-        E,
+        ONE_STEP,
         "one step: ΔG° = −nFE°, reported in kJ",
         givens=(
             Q("n", "n", choices=(2.0, 3.0, 4.0, 6.0)),
@@ -734,7 +733,7 @@ U07: tuple[NumericalTemplate, ...] = (
         "che-faraday-copper",
         CHE,
         "che-electrolysis",
-        M,
+        ONE_STEP,
         "charge from current and time in seconds, then moles of electrons shared over n = 2",
         givens=(
             Q("I", "I", r"\mathrm{A}", choices=span(0.5, 5, 0.5)),
@@ -766,7 +765,7 @@ U07: tuple[NumericalTemplate, ...] = (
         "che-nernst-cu-ag",
         CHE,
         "che-nernst-equation",
-        H,
+        ONE_STEP,
         "Nernst equation with n = 2 and a squared concentration in the reaction quotient",
         givens=(
             Q("E0", r"E^\circ_{\mathrm{cell}}", r"\mathrm{V}", choices=(0.46,)),
@@ -814,7 +813,7 @@ U08: tuple[NumericalTemplate, ...] = (
         "che-zero-order-time",
         CHE,
         "che-zero-order-reactions",
-        E,
+        ONE_STEP,
         "one step from the zero-order law [A] = [A]₀ − kt",
         givens=(
             Q("A0", r"[\mathrm{A}]_0", MOLL, choices=span(0.2, 2.0, 0.1)),
@@ -844,7 +843,7 @@ U08: tuple[NumericalTemplate, ...] = (
         "che-arrhenius-ratio",
         CHE,
         "che-arrhenius-equation",
-        H,
+        ONE_STEP,
         "two-temperature Arrhenius form: kJ-to-J conversion, reciprocal temperatures, antilog",
         givens=(
             Q("Ea", "E_a", KJMOL, si=1000, choices=span(30, 120, 5)),
@@ -884,7 +883,7 @@ U08: tuple[NumericalTemplate, ...] = (
         "che-first-order-time-from-half-life",
         CHE,
         "che-first-order-reactions",
-        M,
+        ONE_STEP,
         "two steps: k = 0.693/t½, then the integrated first-order law for the fraction left",
         givens=(
             Q("thalf", r"t_{1/2}", r"\mathrm{min}", choices=span(5, 120, 5)),
@@ -914,7 +913,7 @@ U08: tuple[NumericalTemplate, ...] = (
         "che-zero-order-time-from-half-life",
         CHE,
         "che-zero-order-reactions",
-        M,
+        ONE_STEP,
         "two steps: k = [A]₀/2t½ for zero order, then t = ([A]₀ − [A])/k",
         givens=(
             Q("thalf", r"t_{1/2}", r"\mathrm{min}", choices=span(10, 120, 5)),
@@ -958,7 +957,7 @@ U13: tuple[NumericalTemplate, ...] = (
         "che-dumas-nitrogen",
         CHE,
         "che-quantitative-analysis",
-        E,
+        ONE_STEP,
         "one step: direct substitution in %N = 100 × 28V/(22400 m)",
         givens=(
             Q("m", "m", r"\mathrm{g}", choices=span(0.1, 0.5, 0.01)),
@@ -993,7 +992,7 @@ U13: tuple[NumericalTemplate, ...] = (
         "che-carius-chlorine",
         CHE,
         "che-quantitative-analysis",
-        E,
+        ONE_STEP,
         "one step: direct substitution in %Cl = 100 × (35.5/143.5) × m(AgCl)/m",
         givens=(
             Q("m", "m", r"\mathrm{g}", choices=span(0.1, 0.5, 0.01)),
@@ -1036,7 +1035,7 @@ U13: tuple[NumericalTemplate, ...] = (
         "che-combustion-carbon",
         CHE,
         "che-quantitative-analysis",
-        E,
+        ONE_STEP,
         "one step: direct substitution in %C = 100 × (12/44) × m(CO₂)/m",
         givens=(
             Q("m", "m", r"\mathrm{g}", choices=span(0.1, 0.5, 0.01)),
@@ -1073,7 +1072,7 @@ U13: tuple[NumericalTemplate, ...] = (
         "che-kjeldahl-nitrogen",
         CHE,
         "che-quantitative-analysis",
-        M,
+        ONE_STEP,
         "two steps: moles of NH₃ are twice the moles of H₂SO₄ neutralised, then the % by mass",
         givens=(
             Q("m", "m", r"\mathrm{g}", choices=span(0.2, 1.0, 0.05)),
@@ -1111,7 +1110,7 @@ U13: tuple[NumericalTemplate, ...] = (
         "che-carius-sulphur",
         CHE,
         "che-quantitative-analysis",
-        M,
+        ONE_STEP,
         "two steps: the molar mass of BaSO₄ from atomic masses, then the sulphur fraction",
         givens=(
             Q("m", "m", r"\mathrm{g}", choices=span(0.1, 0.5, 0.01)),
@@ -1168,7 +1167,7 @@ U20: tuple[NumericalTemplate, ...] = (
         "che-titration-naoh-against-hcl",
         CHE,
         "che-acid-base-titrations",
-        E,
+        ONE_STEP,
         "one step: direct substitution in M₁V₁ = M₂V₂ (1 : 1 neutralisation)",
         givens=(
             Q("Va", r"V_{\mathrm{HCl}}", ML, choices=(10.0, 20.0, 25.0)),
@@ -1198,7 +1197,7 @@ U20: tuple[NumericalTemplate, ...] = (
         "che-mohrs-salt-standard-solution",
         CHE,
         "che-kmno4-titrations",
-        E,
+        ONE_STEP,
         "one step: direct substitution in M = m/(M_m V)",
         givens=(
             Q("m", "m", r"\mathrm{g}", choices=span(1, 10, 0.1)),

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import math
 
-from core.records import Difficulty, Subject
-from pipeline.generate.numerical import NumericalTemplate, Quantity, span
+from core.records import Subject
+from pipeline.generate.numerical import ONE_STEP, NumericalTemplate, Quantity, span
 
-E, M, H = Difficulty.EASY, Difficulty.MEDIUM, Difficulty.HARD
 PHY = Subject.PHYSICS
 Q = Quantity
 MS, MS2 = r"\mathrm{m\,s^{-1}}", r"\mathrm{m\,s^{-2}}"
@@ -48,7 +47,7 @@ MEASUREMENT: tuple[NumericalTemplate, ...] = (
         "phy-percent-error-cylinder-density",
         PHY,
         "phy-errors-in-measurement",
-        M,
+        ONE_STEP,
         "three relative errors added, one of them weighted by its power 2",
         givens=(
             Q("pm", r"\Delta m/m", PCT, choices=span(0.5, 3, 0.5)),
@@ -78,7 +77,7 @@ MEASUREMENT: tuple[NumericalTemplate, ...] = (
         "phy-percent-error-from-least-count",
         PHY,
         "phy-least-count-and-accuracy",
-        E,
+        ONE_STEP,
         "one formula, direct substitution: percentage error = least count / reading × 100",
         givens=(
             Q("lc", r"\mathrm{LC}", r"\mathrm{mm}", si=1e-3, choices=(0.1, 0.5, 1.0)),
@@ -102,7 +101,7 @@ MEASUREMENT: tuple[NumericalTemplate, ...] = (
         "phy-percent-error-sphere-volume",
         PHY,
         "phy-errors-in-measurement",
-        E,
+        ONE_STEP,
         "one formula, direct substitution: the relative error of r³ is three times that of r",
         givens=(Q("pr", r"\Delta r/r", PCT, choices=span(0.1, 6, 0.1)),),
         unknown=Q("pv", r"\Delta V/V", PCT),
@@ -127,7 +126,7 @@ LAWS_OF_MOTION: tuple[NumericalTemplate, ...] = (
         "phy-incline-kinetic-friction",
         PHY,
         "phy-static-and-kinetic-friction",
-        M,
+        ONE_STEP,
         "resolving gravity along and normal to the incline, then subtracting kinetic friction",
         givens=(
             Q("theta", r"\theta", DEG, choices=ANGLES),
@@ -160,7 +159,7 @@ LAWS_OF_MOTION: tuple[NumericalTemplate, ...] = (
         "phy-impulse-ball-rebound",
         PHY,
         "phy-impulse",
-        E,
+        ONE_STEP,
         "one formula, direct substitution: impulse = change of momentum, m(u + v) on reversal",
         givens=(
             Q("m", "m", r"\mathrm{g}", si=1e-3, choices=span(50, 500, 10)),
@@ -189,7 +188,7 @@ LAWS_OF_MOTION: tuple[NumericalTemplate, ...] = (
         "phy-centripetal-force-car",
         PHY,
         "phy-centripetal-force",
-        E,
+        ONE_STEP,
         "one formula, direct substitution: F = mv²/r",
         givens=(
             Q("m", "m", r"\mathrm{kg}", choices=span(500, 1500, 100)),
@@ -216,7 +215,7 @@ WORK_ENERGY_POWER: tuple[NumericalTemplate, ...] = (
         "phy-power-force-at-angle",
         PHY,
         "phy-power",
-        M,
+        ONE_STEP,
         "two steps: work from the force component along the motion, then divide by time",
         givens=(
             Q("F", "F", r"\mathrm{N}", choices=span(20, 200, 10)),
@@ -245,7 +244,7 @@ WORK_ENERGY_POWER: tuple[NumericalTemplate, ...] = (
         "phy-spring-potential-energy",
         PHY,
         "phy-potential-energy-of-spring",
-        E,
+        ONE_STEP,
         "one step: U = ½kx² after a centimetre-to-metre conversion",
         givens=(
             Q("k", "k", r"\mathrm{N\,m^{-1}}", choices=span(100, 1000, 50)),
@@ -272,7 +271,7 @@ ROTATION: tuple[NumericalTemplate, ...] = (
         "phy-torque-on-spanner",
         PHY,
         "phy-torque",
-        E,
+        ONE_STEP,
         "one step: τ = rF sin θ",
         givens=(
             Q("F", "F", r"\mathrm{N}", choices=span(10, 100, 5)),
@@ -299,7 +298,7 @@ ROTATION: tuple[NumericalTemplate, ...] = (
         "phy-angular-momentum-coaxial-discs",
         PHY,
         "phy-angular-momentum",
-        M,
+        ONE_STEP,
         "conservation of angular momentum with a combined moment of inertia",
         givens=(
             Q("I1", "I_1", r"\mathrm{kg\,m^2}", choices=span(0.5, 5, 0.5)),
@@ -335,7 +334,7 @@ GRAVITATION: tuple[NumericalTemplate, ...] = (
         "phy-escape-speed-planet",
         PHY,
         "phy-escape-velocity",
-        M,
+        ONE_STEP,
         "square root of 2gR with a km-to-m conversion and an answer in km/s",
         givens=(
             Q("R", "R", r"\mathrm{km}", si=1000, choices=span(2000, 8000, 200)),
@@ -357,7 +356,7 @@ GRAVITATION: tuple[NumericalTemplate, ...] = (
         "phy-satellite-period",
         PHY,
         "phy-orbital-velocity",
-        H,
+        ONE_STEP,
         "GM = gR², orbit radius R + h cubed, then seconds to minutes",
         givens=(
             Q("h", "h", r"\mathrm{km}", si=1000, choices=span(200, 3600, 50)),
@@ -394,7 +393,7 @@ GRAVITATION: tuple[NumericalTemplate, ...] = (
         "phy-weight-on-another-planet",
         PHY,
         "phy-acceleration-due-to-gravity",
-        E,
+        ONE_STEP,
         "one formula, direct substitution: g = GM/R², so weight scales as (M ratio)/(R ratio)²",
         givens=(
             Q("W", "W", r"\mathrm{N}", choices=span(100, 900, 50)),
@@ -421,7 +420,7 @@ GRAVITATION: tuple[NumericalTemplate, ...] = (
         "phy-g-decrease-small-height",
         PHY,
         "phy-variation-of-g",
-        E,
+        ONE_STEP,
         "one formula, direct substitution: Δg/g = 2h/R for h ≪ R",
         givens=(
             Q("R", "R", r"\mathrm{km}", si=1000, choices=(6400.0,)),
@@ -449,7 +448,7 @@ SOLIDS_LIQUIDS: tuple[NumericalTemplate, ...] = (
         "phy-wire-extension-youngs-modulus",
         PHY,
         "phy-youngs-modulus",
-        H,
+        ONE_STEP,
         "area from a diameter in mm, load as weight, then ΔL = FL/(AY) in mm",
         givens=(
             Q("L", "L", r"\mathrm{m}", choices=span(1, 4, 0.5)),
@@ -483,7 +482,7 @@ SOLIDS_LIQUIDS: tuple[NumericalTemplate, ...] = (
         "phy-terminal-velocity-stokes",
         PHY,
         "phy-viscosity-and-stokes-law",
-        H,
+        ONE_STEP,
         "balance of weight, buoyancy and Stokes drag, with mm and cm/s conversions",
         givens=(
             Q("r", "r", r"\mathrm{mm}", si=1e-3, choices=(0.5, 1.0, 1.5, 2.0, 2.5, 3.0)),
@@ -520,7 +519,7 @@ SOLIDS_LIQUIDS: tuple[NumericalTemplate, ...] = (
         "phy-excess-pressure-drop",
         PHY,
         "phy-capillary-rise",
-        E,
+        ONE_STEP,
         "one step: ΔP = 2T/r after a millimetre-to-metre conversion",
         givens=(
             Q("tens", "T", r"\mathrm{N\,m^{-1}}", choices=span(0.03, 0.075, 0.005)),
@@ -547,7 +546,7 @@ THERMODYNAMICS: tuple[NumericalTemplate, ...] = (
         "phy-first-law-isobaric-expansion",
         PHY,
         "phy-first-law-of-thermodynamics",
-        M,
+        ONE_STEP,
         "work PΔV from kPa and litres, then the first law with the right sign",
         givens=(
             Q("heat", "Q", r"\mathrm{J}", choices=span(300, 2000, 50)),
@@ -576,7 +575,7 @@ THERMODYNAMICS: tuple[NumericalTemplate, ...] = (
         "phy-carnot-efficiency-celsius",
         PHY,
         "phy-second-law-of-thermodynamics",
-        M,
+        ONE_STEP,
         "Celsius-to-kelvin conversion of both reservoirs before the ratio",
         givens=(
             Q("T1", "T_1", CELSIUS, choices=span(127, 927, 100)),
@@ -606,7 +605,7 @@ THERMODYNAMICS: tuple[NumericalTemplate, ...] = (
         "phy-isobaric-work-done",
         PHY,
         "phy-isobaric-and-isochoric-processes",
-        E,
+        ONE_STEP,
         "one formula, direct substitution: W = PΔV",
         givens=(
             Q("P", "P", r"\mathrm{kPa}", si=1000, choices=span(100, 500, 20)),
@@ -631,7 +630,7 @@ THERMODYNAMICS: tuple[NumericalTemplate, ...] = (
         "phy-heat-engine-efficiency",
         PHY,
         "phy-second-law-of-thermodynamics",
-        E,
+        ONE_STEP,
         "one formula, direct substitution: η = 1 − Q₂/Q₁",
         givens=(
             Q("heat1", "Q_1", r"\mathrm{J}", choices=span(500, 5000, 100)),
@@ -662,7 +661,7 @@ KINETIC_THEORY: tuple[NumericalTemplate, ...] = (
         "phy-rms-speed-gas",
         PHY,
         "phy-rms-speed",
-        M,
+        ONE_STEP,
         "square root of 3RT/M with the molar mass converted from g to kg",
         givens=(
             Q(
@@ -702,7 +701,7 @@ KINETIC_THEORY: tuple[NumericalTemplate, ...] = (
         "phy-rms-speed-temperature-ratio",
         PHY,
         "phy-rms-speed",
-        E,
+        ONE_STEP,
         "one formula, direct substitution: v_rms ∝ √T",
         givens=(
             Q("v1", "v_1", MS, choices=span(200, 1000, 50)),
@@ -732,7 +731,7 @@ KINETIC_THEORY: tuple[NumericalTemplate, ...] = (
         "phy-mean-kinetic-energy-molecule",
         PHY,
         "phy-kinetic-interpretation-of-temperature",
-        E,
+        ONE_STEP,
         "one formula, direct substitution: average kinetic energy = (3/2)k_BT",
         givens=(
             Q("T", "T", r"\mathrm{K}", choices=span(100, 1200, 25)),
@@ -759,7 +758,7 @@ OSCILLATIONS_WAVES: tuple[NumericalTemplate, ...] = (
         "phy-spring-mass-period",
         PHY,
         "phy-spring-oscillations",
-        E,
+        ONE_STEP,
         "one step: T = 2π√(m/k)",
         givens=(
             Q("m", "m", r"\mathrm{kg}", choices=span(0.2, 4, 0.2)),
@@ -784,7 +783,7 @@ OSCILLATIONS_WAVES: tuple[NumericalTemplate, ...] = (
         "phy-string-fundamental-frequency",
         PHY,
         "phy-standing-waves",
-        H,
+        ONE_STEP,
         "wave speed from tension and mass density, then the fundamental mode, two unit conversions",
         givens=(
             Q("L", "L", r"\mathrm{cm}", si=0.01, choices=span(30, 150, 10)),
@@ -815,7 +814,7 @@ OSCILLATIONS_WAVES: tuple[NumericalTemplate, ...] = (
         "phy-beats-count",
         PHY,
         "phy-beats",
-        E,
+        ONE_STEP,
         "one step: beat frequency f₁ − f₂ times the time",
         givens=(
             Q("f1", "f_1", r"\mathrm{Hz}", choices=span(380, 420, 1)),
@@ -844,7 +843,7 @@ ELECTROSTATICS: tuple[NumericalTemplate, ...] = (
         "phy-capacitor-stored-energy",
         PHY,
         "phy-energy-stored-in-capacitor",
-        E,
+        ONE_STEP,
         "one step: U = ½CV² with a microfarad prefix",
         givens=(
             Q("C", "C", r"\mu\mathrm{F}", si=1e-6, choices=span(1, 20, 1)),
@@ -871,7 +870,7 @@ CURRENT_ELECTRICITY: tuple[NumericalTemplate, ...] = (
         "phy-power-in-load-with-internal-resistance",
         PHY,
         "phy-emf-and-internal-resistance",
-        H,
+        ONE_STEP,
         "two steps: current from the emf and the total resistance, then I²R in the load",
         givens=(
             Q("emf", r"\varepsilon", r"\mathrm{V}", choices=(1.5, 2.0, 3.0, 4.5, 6.0, 9.0, 12.0)),
@@ -901,7 +900,7 @@ CURRENT_ELECTRICITY: tuple[NumericalTemplate, ...] = (
         "phy-wire-resistance-from-resistivity",
         PHY,
         "phy-resistivity",
-        M,
+        ONE_STEP,
         "two steps: cross-sectional area from a diameter in mm, then R = ρL/A",
         givens=(
             Q("L", "L", r"\mathrm{m}", choices=span(0.5, 10, 0.5)),
@@ -932,7 +931,7 @@ CURRENT_ELECTRICITY: tuple[NumericalTemplate, ...] = (
         "phy-identical-cells-in-series",
         PHY,
         "phy-combination-of-cells",
-        M,
+        ONE_STEP,
         "two steps: combine the n emfs and n internal resistances, then Ohm's law for the circuit",
         givens=(
             Q("ncell", "n", choices=(2.0, 3.0, 4.0, 5.0, 6.0)),
@@ -968,7 +967,7 @@ MAGNETISM: tuple[NumericalTemplate, ...] = (
         "phy-field-at-centre-of-coil",
         PHY,
         "phy-biot-savart-law",
-        M,
+        ONE_STEP,
         "B = μ₀NI/2R with a centimetre conversion and an answer in mT",
         givens=(
             Q("turns", "N", choices=span(10, 100, 10)),
@@ -1002,7 +1001,7 @@ MAGNETISM: tuple[NumericalTemplate, ...] = (
         "phy-proton-radius-in-magnetic-field",
         PHY,
         "phy-lorentz-force",
-        H,
+        ONE_STEP,
         "speed from the accelerating voltage, then r = mv/(qB), with constants and cm",
         givens=(
             Q("V", "V", r"\mathrm{V}", choices=span(500, 5000, 250)),
@@ -1034,7 +1033,7 @@ MAGNETISM: tuple[NumericalTemplate, ...] = (
         "phy-force-on-current-wire",
         PHY,
         "phy-force-on-current-carrying-conductor",
-        E,
+        ONE_STEP,
         "one formula, direct substitution: F = BIL sin θ",
         givens=(
             Q("l", "L", r"\mathrm{cm}", si=0.01, choices=span(10, 100, 10)),
@@ -1066,7 +1065,7 @@ MAGNETISM: tuple[NumericalTemplate, ...] = (
         "phy-field-of-long-straight-wire",
         PHY,
         "phy-magnetic-field-of-straight-wire",
-        E,
+        ONE_STEP,
         "one formula, direct substitution: B = μ₀I/2πr",
         givens=(
             Q("cur", "I", r"\mathrm{A}", choices=span(1, 20, 1)),
@@ -1098,7 +1097,7 @@ INDUCTION_AC: tuple[NumericalTemplate, ...] = (
         "phy-motional-emf-rod",
         PHY,
         "phy-motional-emf",
-        E,
+        ONE_STEP,
         "one step: ε = Blv after a centimetre-to-metre conversion",
         givens=(
             Q("l", "l", r"\mathrm{cm}", si=0.01, choices=span(10, 100, 10)),
@@ -1123,7 +1122,7 @@ INDUCTION_AC: tuple[NumericalTemplate, ...] = (
         "phy-lc-resonant-frequency",
         PHY,
         "phy-lcr-series-circuit",
-        M,
+        ONE_STEP,
         "square root of a product of two prefixed quantities, then divide by 2π",
         givens=(
             Q("L", "L", r"\mathrm{mH}", si=1e-3, choices=span(10, 100, 10)),
@@ -1160,7 +1159,7 @@ EM_WAVES: tuple[NumericalTemplate, ...] = (
         "phy-em-wave-wavelength-fm",
         PHY,
         "phy-electromagnetic-spectrum",
-        E,
+        ONE_STEP,
         "one step: λ = c/f with a megahertz prefix",
         givens=(
             Q("freq", "f", r"\mathrm{MHz}", si=1e6, choices=span(88, 108, 0.5)),
@@ -1183,7 +1182,7 @@ EM_WAVES: tuple[NumericalTemplate, ...] = (
         "phy-em-wave-intensity-from-b0",
         PHY,
         "phy-em-wave-characteristics",
-        M,
+        ONE_STEP,
         "two steps: E₀ = cB₀ from the magnetic amplitude, then the intensity ½cε₀E₀²",
         givens=(
             Q("B0", "B_0", r"\mathrm{nT}", si=1e-9, choices=span(10, 300, 5)),
@@ -1215,7 +1214,7 @@ EM_WAVES: tuple[NumericalTemplate, ...] = (
         "phy-displacement-current-capacitor",
         PHY,
         "phy-displacement-current",
-        M,
+        ONE_STEP,
         "two steps: capacitance ε₀A/d from the plate geometry, then I_d = C dV/dt",
         givens=(
             Q("area", "A", r"\mathrm{cm^2}", si=1e-4, choices=span(50, 500, 25)),
@@ -1253,7 +1252,7 @@ OPTICS: tuple[NumericalTemplate, ...] = (
         "phy-concave-mirror-image-height",
         PHY,
         "phy-mirror-formula",
-        H,
+        ONE_STEP,
         "mirror formula with the sign convention for v, then the magnification",
         givens=(
             Q("h", "h_o", r"\mathrm{cm}", si=0.01, choices=span(1, 10, 1)),
@@ -1283,7 +1282,7 @@ OPTICS: tuple[NumericalTemplate, ...] = (
         "phy-refractive-index-from-critical-angle",
         PHY,
         "phy-total-internal-reflection",
-        E,
+        ONE_STEP,
         "one step: n = 1/sin C",
         givens=(Q("crit", "C", DEG, choices=span(30, 60, 1)),),
         unknown=Q("n", "n"),
@@ -1307,7 +1306,7 @@ DUAL_NATURE: tuple[NumericalTemplate, ...] = (
         "phy-threshold-frequency",
         PHY,
         "phy-stopping-potential",
-        M,
+        ONE_STEP,
         "electronvolt-to-joule conversion, then ν₀ = φ/h",
         givens=(
             Q("phi", r"\phi", r"\mathrm{eV}", choices=span(1.8, 5.0, 0.05)),
@@ -1330,7 +1329,7 @@ DUAL_NATURE: tuple[NumericalTemplate, ...] = (
         "phy-photon-energy-ev",
         PHY,
         "phy-photon",
-        E,
+        ONE_STEP,
         "one formula, direct substitution: E = hc/λ with hc in eV nm",
         givens=(
             Q("lam", r"\lambda", r"\mathrm{nm}", choices=span(200, 800, 5)),
@@ -1356,7 +1355,7 @@ DUAL_NATURE: tuple[NumericalTemplate, ...] = (
         "phy-de-broglie-electron-speed",
         PHY,
         "phy-de-broglie-wavelength",
-        E,
+        ONE_STEP,
         "one formula, direct substitution: λ = h/mv",
         givens=(
             Q("me", "m_e", r"\mathrm{kg}", choices=(9.1e-31,)),
@@ -1384,7 +1383,7 @@ ATOMS_NUCLEI: tuple[NumericalTemplate, ...] = (
         "phy-hydrogen-line-wavelength",
         PHY,
         "phy-hydrogen-spectrum",
-        H,
+        ONE_STEP,
         "difference of inverse squares, its reciprocal, then metres to nanometres",
         givens=(
             Q("n2", "n_2", choices=(2.0, 3.0, 4.0, 5.0, 6.0, 7.0)),
@@ -1413,7 +1412,7 @@ ATOMS_NUCLEI: tuple[NumericalTemplate, ...] = (
         "phy-nuclear-radius",
         PHY,
         "phy-nuclear-composition-and-size",
-        E,
+        ONE_STEP,
         "one formula, direct substitution: R = R₀A^(1/3)",
         givens=(
             Q("R0", "R_0", r"\mathrm{fm}", si=1e-15, choices=(1.1, 1.2, 1.3, 1.4)),
@@ -1435,7 +1434,7 @@ ATOMS_NUCLEI: tuple[NumericalTemplate, ...] = (
         "phy-binding-energy-from-mass-defect",
         PHY,
         "phy-binding-energy",
-        E,
+        ONE_STEP,
         "one formula, direct substitution: E_b = Δm × 931.5 MeV",
         givens=(
             Q("dm", r"\Delta m", r"\mathrm{u}", choices=span(0.02, 2.0, 0.02)),
@@ -1462,7 +1461,7 @@ ELECTRONIC_DEVICES: tuple[NumericalTemplate, ...] = (
         "phy-diode-series-current",
         PHY,
         "phy-diode-characteristics",
-        E,
+        ONE_STEP,
         "one formula, direct substitution: I = (V − V₀)/R",
         givens=(
             Q("V0", "V_0", r"\mathrm{V}", choices=(0.3, 0.7)),
@@ -1487,7 +1486,7 @@ ELECTRONIC_DEVICES: tuple[NumericalTemplate, ...] = (
         "phy-mass-action-hole-density",
         PHY,
         "phy-semiconductors",
-        E,
+        ONE_STEP,
         "one formula, direct substitution: the mass-action law n_e n_h = n_i²",
         givens=(
             Q("ni", "n_i", r"\mathrm{m^{-3}}", choices=(1e16, 1.5e16, 2e16, 1e19, 2.4e19)),
@@ -1512,7 +1511,7 @@ ELECTRONIC_DEVICES: tuple[NumericalTemplate, ...] = (
         "phy-zener-regulator-current",
         PHY,
         "phy-zener-diode",
-        M,
+        ONE_STEP,
         "two steps: current in the series resistor from the voltage across it, minus the load "
         "current",
         givens=(
@@ -1551,7 +1550,7 @@ ELECTRONIC_DEVICES: tuple[NumericalTemplate, ...] = (
         "phy-full-wave-rectifier-dc-output",
         PHY,
         "phy-diode-as-rectifier",
-        M,
+        ONE_STEP,
         "two steps: the peak voltage √2 V_rms, then the full-wave average 2V_m/π",
         givens=(Q("Vrms", r"V_{rms}", r"\mathrm{V}", choices=span(5, 50, 0.5)),),
         unknown=Q("Vdc", r"V_{dc}", r"\mathrm{V}"),
@@ -1576,7 +1575,7 @@ EXPERIMENTAL_SKILLS: tuple[NumericalTemplate, ...] = (
         "phy-screw-gauge-reading",
         PHY,
         "phy-expt-screw-gauge",
-        E,
+        ONE_STEP,
         "one formula, direct substitution: reading = main-scale reading + coinciding division × "
         "least count",
         givens=(
@@ -1605,7 +1604,7 @@ EXPERIMENTAL_SKILLS: tuple[NumericalTemplate, ...] = (
         "phy-metre-bridge-unknown-resistance",
         PHY,
         "phy-expt-metre-bridge",
-        E,
+        ONE_STEP,
         "one formula, direct substitution: the balance condition R/X = l/(L − l)",
         givens=(
             Q("Lw", "L", r"\mathrm{cm}", si=0.01, choices=(100.0,)),

@@ -19,6 +19,7 @@ from core.records import (
     Verdict,
 )
 from kb.retrieval import content_tokens
+from pipeline.verify.giveaway import numerical_giveaway
 
 MIN_CONFIDENCE = 0.1
 
@@ -148,10 +149,14 @@ Screen = Callable[[Draft], str | None]
 
 
 def screen_refusal(draft: Draft, screens: Sequence[Screen] = ()) -> str | None:
-    """Why hygiene or a screen refuses the draft before any solver sees it, or None."""
+    """Why hygiene, the giveaway screen or a screen refuses the draft before any solver sees
+    it, or None."""
     flaw = hygiene_problem(draft)
     if flaw:
         return f"hygiene: {flaw}"
+    giveaway = numerical_giveaway(draft)
+    if giveaway:
+        return f"giveaway: {giveaway}"
     return next((r for r in (screen(draft) for screen in screens) if r), None)
 
 

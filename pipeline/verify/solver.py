@@ -30,18 +30,47 @@ MIN_SUPPORT = 0.5
 MIN_MARGIN = 0.15
 
 
-@lru_cache(maxsize=256)
-def _solution(template: NumericalTemplate) -> list[Callable[..., float]]:
-    """The declared relation solved symbolically for the unknown, as numeric functions."""
-    names = [q.symbol for q in template.givens] + [template.unknown.symbol]
+Roots = list[Callable[..., float]]
+
+
+@lru_cache(maxsize=512)
+def _solution(template: NumericalTemplate) -> list[Roots]:
+    """Each declared relation, in order, solved symbolically for the one quantity it finds.
+
+    A chain template's steps each find an intermediate quantity from the givens and the steps
+    before; the final relation finds the unknown. Per step, its roots as numeric functions of
+    the quantities known by then (the givens, then the earlier steps' results).
+    """
+    found = [*(s.finds.symbol for s in template.chain), template.unknown.symbol]
+    relations = [*(s.relation for s in template.chain), template.relation]
+    names = [q.symbol for q in template.givens] + found
     symbols = {n: sympy.Symbol(n) for n in names}
-    relation = sympy.sympify(template.relation, locals={**symbols, "Eq": sympy.Eq})
-    # simplify/check off: 3x faster over the templates, and the roots are checked numerically
-    roots = sympy.solve(
-        relation, symbols[template.unknown.symbol], simplify=False, rational=False, check=False
-    )
-    args = [symbols[q.symbol] for q in template.givens]
-    return [sympy.lambdify(args, r, modules="math") for r in roots]
+    steps = []
+    for i, (finds, text) in enumerate(zip(found, relations, strict=True)):
+        relation = sympy.sympify(text, locals={**symbols, "Eq": sympy.Eq})
+        # simplify/check off: 3x faster over the templates, and the roots are checked numerically
+        roots = sympy.solve(relation, symbols[finds], simplify=False, rational=False, check=False)
+        known = [symbols[n] for n in names[: len(template.givens) + i]]
+        steps.append([sympy.lambdify(known, r, modules="math") for r in roots])
+    return steps
+
+
+def _one_root(functions: Roots, known: list[float]) -> float | str:
+    """The one usable real root (the positive one when there are several), or why there is none."""
+    candidates = []
+    for f in functions:
+        try:
+            root = complex(f(*known))
+        except (ValueError, ZeroDivisionError, OverflowError, TypeError):
+            continue
+        if abs(root.imag) < 1e-12 * max(1.0, abs(root.real)):
+            candidates.append(root.real)
+    positive = [c for c in candidates if c > 0]
+    if len(candidates) > 1 and len(positive) == 1:
+        candidates = positive
+    if len(candidates) != 1 or not math.isfinite(candidates[0]):
+        return f"relation gave {len(candidates)} usable roots"
+    return candidates[0]
 
 
 def _to_working(value: float, shown_unit: str, declared: Quantity) -> float | None:
@@ -78,25 +107,13 @@ def numerical_answer(view: SolverView, template: NumericalTemplate) -> SolverAns
         if converted is None:
             return _abstain(f"the stem gives {q.symbol} in {unit!r}, not a unit of {q.unit!r}")
         working.append(converted)
-    candidates = []
-    for f in _solution(template):
-        try:
-            root = complex(f(*working))
-        except (ValueError, ZeroDivisionError, OverflowError):
-            continue
-        if abs(root.imag) < 1e-12 * max(1.0, abs(root.real)):
-            candidates.append(root.real)
-    positive = [c for c in candidates if c > 0]
-    if len(candidates) > 1 and len(positive) == 1:
-        candidates = positive
-    if len(candidates) != 1 or not math.isfinite(candidates[0]):
-        return SolverAnswer(
-            solver=SOLVER_NAME,
-            choice=None,
-            confidence=0.0,
-            note=f"relation gave {len(candidates)} usable roots",
-        )
-    target = candidates[0]
+    known = working
+    for step, functions in enumerate(_solution(template)):
+        root = _one_root(functions, known)
+        if isinstance(root, str):
+            return _abstain(f"step {step + 1}: {root}")
+        known = [*known, root]
+    target = known[-1]
     matches: list[OptionKey] = []
     for option in view.options:
         read = number_and_unit(option.text)

@@ -108,7 +108,9 @@ def test_the_chains_are_many_and_cover_physics_and_physical_chemistry(
     assert sum(t.difficulty is Difficulty.HARD for t in TEMPLATES) >= 40
     units = {syllabus.topic(t.topic_id).unit_id for t in CHAINS}
     live_physics = {
-        t.unit_id for t in syllabus.topics if t.subject is Subject.PHYSICS and not t.deleted
+        t.unit_id
+        for t in syllabus.topics.values()
+        if t.subject is Subject.PHYSICS and not t.deleted
     }
     assert live_physics <= units, sorted(live_physics - units)
     assert set(PHYSICAL_CHEMISTRY) <= units, sorted(set(PHYSICAL_CHEMISTRY) - units)

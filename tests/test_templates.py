@@ -32,7 +32,7 @@ PHYSICAL_CHEMISTRY = ("che-u01", "che-u04", "che-u05", "che-u06", "che-u07", "ch
 
 def _mistake_values(template: NumericalTemplate, shown: dict[str, float]) -> dict[float, str]:
     si = template.si(shown)
-    values = {}
+    values: dict[float, str] = {}
     for m in template.named_mistakes:
         try:
             v = round_sig(m.compute(si) / template.unknown.si, ANSWER_SIG_FIGS)

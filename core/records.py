@@ -33,6 +33,10 @@ class QuestionFormat(StrEnum):
     MATCH_LIST = "match_list"
     HOW_MANY_CORRECT = "how_many_correct"
     ASSERTION_REASON = "assertion_reason"
+    # Several lettered statements; options are the NTA's codes ("A, B and D only").
+    MULTI_STATEMENT = "multi_statement"
+    # Items to arrange in order; options are orderings ("B, A, D, C").
+    ORDERING = "ordering"
 
 
 class Verdict(StrEnum):

@@ -21,6 +21,7 @@ from core.records import (
 from kb.knowledge import Cause, CauseTable, KnowledgeBase
 from kb.retrieval import content_tokens, sentences
 from kb.syllabus import Syllabus
+from pipeline.difficulty import Demand, difficulty_reason, rated
 from pipeline.generate.streams import live_topics_of, round_robin
 
 GENERATOR = "offline.causes"
@@ -30,7 +31,10 @@ ASSERTION_REASON_OPTIONS = (
     "A is true but R is false",
     "A is false but R is true",
 )
-DIFFICULTY_REASON = "two claims to judge true or false, then whether one explains the other"
+# Judge the two claims, then whether one explains the other: two steps over two claims.
+DEMAND = Demand(steps=2, claims=2)
+WHAT = "two claims to judge true or false, then whether one explains the other"
+DIFFICULTY = rated(DEMAND)[0]
 
 
 def supporting_cause_sentence(kb: KnowledgeBase, cause: Cause) -> str | None:
@@ -94,8 +98,8 @@ def assertion_reason_draft(
     tag = syllabus.topic(topic).tag
     return choice_draft(
         tag,
-        Difficulty.HARD,
-        DIFFICULTY_REASON,
+        DIFFICULTY,
+        difficulty_reason(DEMAND, WHAT),
         QuestionFormat.ASSERTION_REASON,
         stem,
         options,
@@ -112,9 +116,10 @@ def assertion_reason_drafts(
     syllabus: Syllabus,
     topic_ids: Collection[str] | None = None,
 ) -> Iterator[Draft]:
-    """Every assertion–reason draft of a table (Hard only): each cause in all four cases, the
-    table's topics taking turns (only `topic_ids` when given)."""
-    if difficulty is not Difficulty.HARD:
+    """Every assertion–reason draft of a table (at the one difficulty the rubric gives them):
+    each cause in all four cases, the table's topics taking turns (only `topic_ids` when
+    given)."""
+    if difficulty is not DIFFICULTY:
         return
     topics = live_topics_of(table.topic_ids, topic_ids, syllabus)
 

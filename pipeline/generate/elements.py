@@ -27,6 +27,7 @@ from core.records import (
 )
 from kb.elements import Element, ElementData
 from kb.syllabus import Syllabus
+from pipeline.difficulty import Demand, difficulty_reason, rated
 from pipeline.verify.element_solver import madelung
 
 GENERATOR = "offline.elements"
@@ -98,10 +99,11 @@ def element_option(e: Element) -> str:
 
 
 class _Choice(NamedTuple):
-    """What a question asks and answers: four option texts, the answer among them."""
+    """What a question asks and answers (four option texts, the answer among them), and what it
+    demands (the rubric names its difficulty)."""
 
-    difficulty: Difficulty
-    reason: str
+    demand: Demand
+    what: str
     stem: str
     options: list[str]
     answer: str
@@ -120,8 +122,8 @@ def _draft(
     provenance = Provenance(generator=GENERATOR, template_id=template_id, params=params)
     return choice_draft(
         syllabus.topic(topic_id).tag,
-        choice.difficulty,
-        choice.reason,
+        rated(choice.demand)[0],
+        difficulty_reason(choice.demand, choice.what),
         QuestionFormat.SINGLE_CORRECT,
         choice.stem,
         options,
@@ -155,14 +157,13 @@ def trend_draft(
     naive = sorted(members, key=lambda e: _naive_rank(e, trend, same_group), reverse=most)[0]
     scope = "group" if same_group else "period"
     if naive != key:
-        difficulty, reason = (
-            Difficulty.HARD,
+        # The plain trend's answer is an option: a judgement between close options.
+        demand, reason = (
+            Demand(near_miss=True),
             f"the plain {scope} trend points to {naive.symbol}; an exception decides the key",
         )
-    elif same_group:
-        difficulty, reason = Difficulty.EASY, "one trend down a group, four members to order"
     else:
-        difficulty, reason = Difficulty.MEDIUM, "the trend across a period, four members to order"
+        demand, reason = Demand(), f"one trend across a {scope}, four members to order"
     word = trend.most if most else trend.least
     stem = f"Which of the following elements has the {word} {trend.label}?"
     listed = ", ".join(f"{e.symbol} {v:g}" for v, e in zip(values, members, strict=True))
@@ -174,7 +175,7 @@ def trend_draft(
     return _draft(
         f"{TEMPLATE_PREFIX}trend",
         trend.topic_id,
-        _Choice(difficulty, reason, stem, options, element_option(key), explanation),
+        _Choice(demand, reason, stem, options, element_option(key), explanation),
         (("property", trend.prop), ("extreme", word), ("scope", scope)),
         syllabus,
         "|".join([trend.prop, word, *(e.symbol for e in members)]),
@@ -260,10 +261,11 @@ def configuration_draft(e: Element, data: ElementData, syllabus: Syllabus) -> Dr
         return None
     chosen = chosen[:3]
     exception = madelung(e.z) != true
-    difficulty, reason = (
-        (Difficulty.MEDIUM, "an Aufbau exception: half-filled or filled 3d is preferred")
+    demand, reason = (
+        # The Aufbau-order configuration is an option: a judgement between close options.
+        (Demand(near_miss=True), "an Aufbau exception: half-filled or filled 3d is preferred")
         if exception
-        else (Difficulty.EASY, "Aufbau order applied once")
+        else (Demand(), "Aufbau order applied once")
     )
     explanation = (
         f"{e.name} has {e.z} electrons: **{answer}**."
@@ -282,7 +284,7 @@ def configuration_draft(e: Element, data: ElementData, syllabus: Syllabus) -> Dr
     return _draft(
         f"{TEMPLATE_PREFIX}configuration",
         "che-electronic-configuration",
-        _Choice(difficulty, reason, stem, options, answer, explanation),
+        _Choice(demand, reason, stem, options, answer, explanation),
         (("z", str(e.z)),),
         syllabus,
         e.symbol,
@@ -358,6 +360,7 @@ def ion_drafts(data: ElementData, difficulty: Difficulty, syllabus: Syllabus) ->
                     f"The spin-only magnetic moment of the {ion_tex(e, ion.charge)} ion "
                     f"(Z = {e.z} for {e.symbol}) is"
                 )
+                demand = Demand(steps=3)
                 reason = "ion configuration, then the unpaired count, then √(n(n + 2))"
             else:
                 texts = [str(n) for n in values]
@@ -365,6 +368,7 @@ def ion_drafts(data: ElementData, difficulty: Difficulty, syllabus: Syllabus) ->
                     f"The number of unpaired electrons in the {ion_tex(e, ion.charge)} ion "
                     f"(Z = {e.z} for {e.symbol}) is"
                 )
+                demand = Demand(steps=2)
                 reason = "ion configuration (4s emptied first), then Hund's rule"
             d = dict(ion.configuration).get("3d", 0)
             answer = texts[0]
@@ -391,7 +395,7 @@ def ion_drafts(data: ElementData, difficulty: Difficulty, syllabus: Syllabus) ->
             draft = _draft(
                 f"{TEMPLATE_PREFIX}{'ion-moment' if moment else 'ion-unpaired'}",
                 "che-transition-metal-properties",
-                _Choice(difficulty, reason, stem, texts, answer, explanation),
+                _Choice(demand, reason, stem, texts, answer, explanation),
                 (("ion", f"{e.symbol}{ion.charge}+"),),
                 syllabus,
                 f"{e.symbol}{ion.charge}",

@@ -20,8 +20,9 @@ from core.records import (
     choice_draft,
 )
 from kb.knowledge import Fact, FactTable, KnowledgeBase
-from kb.retrieval import sentences
+from kb.retrieval import content_tokens, sentences
 from kb.syllabus import Syllabus
+from pipeline.difficulty import Demand, difficulty_reason, rated
 from pipeline.generate.streams import live_topics_of, round_robin
 
 GENERATOR = "offline.facts"
@@ -29,53 +30,94 @@ GENERATOR = "offline.facts"
 
 @dataclass(frozen=True)
 class FactFormat:
+    """A way of asking about facts. `near` variants pick near-miss distractors or false claims
+    (`near_miss`), so the same format is asked at more than one difficulty; the rubric labels
+    each draft by what it measured on the options it chose."""
+
     kind: str
-    difficulty: Difficulty
-    reason: str
+    what: str
     question_format: QuestionFormat
+    near: bool = False
 
 
-FORWARD = FactFormat(
-    "forward",
-    Difficulty.EASY,
-    "single recall: one fact, asked directly",
+FORWARD = FactFormat("forward", "one fact, asked directly", QuestionFormat.SINGLE_CORRECT)
+FORWARD_CLOSE = FactFormat(
+    "forward_close",
+    "one fact, asked directly, among values that share words with it",
     QuestionFormat.SINGLE_CORRECT,
+    near=True,
 )
-REVERSE = FactFormat(
-    "reverse",
-    Difficulty.MEDIUM,
-    "recall in reverse: from property to member",
-    QuestionFormat.SINGLE_CORRECT,
-)
+REVERSE = FactFormat("reverse", "recall from property to member", QuestionFormat.SINGLE_CORRECT)
 TWO_STATEMENTS = FactFormat(
-    "two_statements",
-    Difficulty.MEDIUM,
-    "two independent claims, each to be judged true or false",
-    QuestionFormat.TWO_STATEMENTS,
+    "two_statements", "two claims, each judged true or false", QuestionFormat.TWO_STATEMENTS
 )
 ODD_PAIR = FactFormat(
-    "incorrect_pair",
-    Difficulty.HARD,
-    "four pairings to check, one of them false",
+    "incorrect_pair", "four pairings to check, one of them false", QuestionFormat.INCORRECT_PAIR
+)
+ODD_PAIR_CLOSE = FactFormat(
+    "incorrect_pair_close",
+    "four pairings to check; the false one swaps in a value close to the true one",
     QuestionFormat.INCORRECT_PAIR,
+    near=True,
 )
 MATCH_LIST = FactFormat(
-    "match_list",
-    Difficulty.HARD,
-    "four pairings to recall at once and code as a matching",
+    "match_list", "four pairings to recall and code as a matching", QuestionFormat.MATCH_LIST
+)
+MATCH_LIST_CLOSE = FactFormat(
+    "match_list_close",
+    "four pairings to recall; every wrong coding is one swap from the right one",
     QuestionFormat.MATCH_LIST,
+    near=True,
 )
 HOW_MANY = FactFormat(
     "how_many_correct",
-    Difficulty.HARD,
     "four pairings to judge, and every one counts",
     QuestionFormat.HOW_MANY_CORRECT,
 )
+HOW_MANY_CLOSE = FactFormat(
+    "how_many_correct_close",
+    "four pairings to judge; every false one swaps in a value close to the true one",
+    QuestionFormat.HOW_MANY_CORRECT,
+    near=True,
+)
+MULTI_STATEMENT = FactFormat(
+    "multi_statement",
+    "several statements to judge, answered as a code of the true ones",
+    QuestionFormat.MULTI_STATEMENT,
+)
+MULTI_STATEMENT_CLOSE = FactFormat(
+    "multi_statement_close",
+    "several statements to judge; every false one swaps in a value close to the true one",
+    QuestionFormat.MULTI_STATEMENT,
+    near=True,
+)
+# Which formats can make drafts at each difficulty; each draft's own label decides.
 FORMATS_BY_DIFFICULTY: dict[Difficulty, tuple[FactFormat, ...]] = {
     Difficulty.EASY: (FORWARD,),
-    Difficulty.MEDIUM: (REVERSE, TWO_STATEMENTS),
-    Difficulty.HARD: (ODD_PAIR, MATCH_LIST, HOW_MANY),
+    Difficulty.MEDIUM: (
+        FORWARD_CLOSE,
+        REVERSE,
+        TWO_STATEMENTS,
+        MULTI_STATEMENT,
+        ODD_PAIR,
+        MATCH_LIST,
+        HOW_MANY,
+    ),
+    Difficulty.HARD: (MULTI_STATEMENT_CLOSE, MATCH_LIST_CLOSE, ODD_PAIR_CLOSE, HOW_MANY_CLOSE),
 }
+
+
+def near_miss(true_value: str, false_value: str) -> bool:
+    """A false value close to the true one: they share a content word ("anterior pituitary"
+    for "posterior pituitary"), so only knowing the fact tells them apart."""
+    return bool(content_tokens(true_value) & content_tokens(false_value))
+
+
+def _near_to_entity(table: FactTable, entity: str, value: str) -> bool:
+    """`value`, false for `entity`, is a near miss of one of the entity's true values."""
+    return any(near_miss(f.value, value) for f in table.facts if f.entity == entity)
+
+
 TWO_STATEMENT_OPTIONS = (
     "Both Statement I and Statement II are correct",
     "Both Statement I and Statement II are incorrect",
@@ -118,6 +160,7 @@ def _draft(
     table: FactTable,
     syllabus: Syllabus,
     fmt: FactFormat,
+    demand: Demand,
     stem: str,
     options: list[str],
     correct: str,
@@ -137,8 +180,8 @@ def _draft(
     tag = syllabus.topic(topic_id).tag
     return choice_draft(
         tag,
-        fmt.difficulty,
-        fmt.reason,
+        rated(demand)[0],
+        difficulty_reason(demand, fmt.what),
         fmt.question_format,
         stem,
         options,
@@ -148,11 +191,19 @@ def _draft(
     )
 
 
+def _split_by_nearness(pool: Collection[str], to: str) -> tuple[list[str], list[str]]:
+    """Candidates near `to` and the rest, each sorted (a stable order for seeded sampling)."""
+    near = sorted(v for v in pool if near_miss(to, v))
+    return near, sorted(set(pool) - set(near))
+
+
 def single_correct_draft(
     table: FactTable, fact: Fact, fmt: FactFormat, kb: KnowledgeBase, syllabus: Syllabus
 ) -> Draft | None:
-    """FORWARD: the entity is given and its value asked; REVERSE: the other way round."""
-    forward = fmt is FORWARD
+    """FORWARD: the entity is given and its value asked, among values far from it (Easy);
+    FORWARD_CLOSE: among values near it (a judgement between close options); REVERSE: the
+    value is given and the entity asked."""
+    forward = fmt is not REVERSE
     if not forward and table.reverse_stem is None:
         return None
     rng = random.Random(digest([fmt.kind, table.relation_id, fact.entity, fact.value]))
@@ -160,19 +211,37 @@ def single_correct_draft(
         answer = fact.value
         pool = {f.value for f in table.facts if not table.is_fact(fact.entity, f.value)}
         stem = table.forward_stem.format(entity=fact.entity)
+        near, far = _split_by_nearness(pool, answer)
+        if fmt.near:
+            if not near:
+                return None
+            # The nearest values first; the rest of the options from anywhere in the table.
+            picked = rng.sample(near, min(3, len(near)))
+            rest = sorted(pool - set(picked))
+            if len(rest) < 3 - len(picked):
+                return None
+            distractors = picked + rng.sample(rest, 3 - len(picked))
+        else:
+            if len(far) < 3:
+                return None
+            distractors = rng.sample(far, 3)
+        demand = Demand(near_miss=any(near_miss(answer, d) for d in distractors))
     else:
         answer = fact.entity
         pool = {f.entity for f in table.facts if not table.is_fact(f.entity, fact.value)}
         stem = str(table.reverse_stem).format(value=fact.value)
-    if len(pool) < 3:
-        return None
-    options = [answer, *rng.sample(sorted(pool), 3)]
+        if len(pool) < 3:
+            return None
+        distractors = rng.sample(sorted(pool), 3)
+        demand = Demand(reversed=True)
+    options = [answer, *distractors]
     rng.shuffle(options)
     explanation = f"**{fact.entity}** — {fact.value}.\n\n{_evidence(kb, fact)}"
     return _draft(
         table,
         syllabus,
         fmt,
+        demand,
         _as_question(stem),
         options,
         answer,
@@ -205,10 +274,13 @@ def odd_pair_draft(
     kb: KnowledgeBase,
     syllabus: Syllabus,
     topic_id: str | None = None,
+    near: bool = False,
 ) -> Draft | None:
-    """Three true pairings and one false: which is incorrectly matched?"""
+    """Three true pairings and one false: which is incorrectly matched? `near`: the false
+    pairing's value is a near miss of the entity's true value; otherwise far from it."""
+    fmt = ODD_PAIR_CLOSE if near else ODD_PAIR
     asked, topic = _topic_facts(table, topic_id)
-    rng = random.Random(digest(["pair", table.relation_id, seed]))
+    rng = random.Random(digest(["pair", table.relation_id, seed] + (["near"] if near else [])))
     by_entity = _by_entity(asked)
     entities = sorted(by_entity)
     if len(entities) < 4:
@@ -219,6 +291,8 @@ def odd_pair_draft(
     used_values = {f.value for f in true_facts}
     odd_values = {f.value for f in table.facts if f.entity == odd_entity}
     wrong_values = sorted({f.value for f in table.facts} - used_values - odd_values)
+    close = [v for v in wrong_values if _near_to_entity(table, odd_entity, v)]
+    wrong_values = close if near else [v for v in wrong_values if v not in close]
     if not wrong_values:
         return None
     wrong = rng.choice(wrong_values)
@@ -240,7 +314,8 @@ def odd_pair_draft(
     return _draft(
         table,
         syllabus,
-        ODD_PAIR,
+        fmt,
+        Demand(claims=4, near_miss=near),
         stem,
         options,
         correct,
@@ -260,9 +335,15 @@ def statement(table: FactTable, entity: str, value: str) -> str | None:
     return text[0].upper() + text[1:]
 
 
-def _wrong_value(table: FactTable, entity: str, rng: random.Random, avoid: set[str]) -> str | None:
+def _wrong_value(
+    table: FactTable, entity: str, rng: random.Random, avoid: set[str], near: bool | None = None
+) -> str | None:
+    """A value false for the entity: a near miss of its true value (`near`), a far one (not
+    `near`), or any (None)."""
     pool = sorted({f.value for f in table.facts} - avoid)
     pool = [v for v in pool if not table.is_fact(entity, v)]
+    if near is not None:
+        pool = [v for v in pool if _near_to_entity(table, entity, v) == near]
     return rng.choice(pool) if pool else None
 
 
@@ -283,8 +364,10 @@ def two_statements_draft(
     kb: KnowledgeBase,
     syllabus: Syllabus,
     topic_id: str | None = None,
+    near: bool = False,
 ) -> Draft | None:
-    """Statement I / Statement II, each true or false; the four combinations take turns."""
+    """Statement I / Statement II, each true or false; the four combinations take turns.
+    `near`: a false statement swaps in a near miss of the true value."""
     asked, topic = _topic_facts(table, topic_id)
     rng = random.Random(digest(["two", table.relation_id, seed]))
     facts = _distinct_entity_facts(asked, 2, rng)
@@ -293,7 +376,7 @@ def two_statements_draft(
     truths = [(True, True), (False, False), (True, False), (False, True)][seed % 4]
     shown, notes = [], []
     for label, fact, true in zip(("I", "II"), facts, truths, strict=True):
-        value = fact.value if true else _wrong_value(table, fact.entity, rng, set())
+        value = fact.value if true else _wrong_value(table, fact.entity, rng, set(), near or None)
         if value is None:
             return None
         shown.append(statement(table, fact.entity, value))
@@ -314,6 +397,7 @@ def two_statements_draft(
         table,
         syllabus,
         TWO_STATEMENTS,
+        Demand(claims=2),
         stem,
         _shuffled(TWO_STATEMENT_OPTIONS, rng),
         correct,
@@ -330,10 +414,14 @@ def match_list_draft(
     kb: KnowledgeBase,
     syllabus: Syllabus,
     topic_id: str | None = None,
+    near: bool = False,
 ) -> Draft | None:
-    """Match List-I (entities) with List-II (values); options are codings like A-II, B-IV…"""
+    """Match List-I (entities) with List-II (values); options are codings like A-II, B-IV…
+    `near`: every wrong coding is one swap of two rows from the right one, so each pairing
+    must be known; otherwise the wrong codings are random."""
+    fmt = MATCH_LIST_CLOSE if near else MATCH_LIST
     asked, topic = _topic_facts(table, topic_id)
-    rng = random.Random(digest(["match", table.relation_id, seed]))
+    rng = random.Random(digest(["match", table.relation_id, seed] + (["near"] if near else [])))
     facts = _distinct_entity_facts(asked, 4, rng)
     if facts is None or len({f.value for f in facts}) < 4:
         return None
@@ -347,10 +435,20 @@ def match_list_draft(
         return ", ".join(f"{k}-{r}" for k, r in zip("ABCD", assignment, strict=True))
 
     codings = {code(truth)}
+    if near:
+        swaps = rng.sample([(i, j) for i in range(4) for j in range(i + 1, 4)], 3)
+        for i, j in swaps:
+            wrong = truth[:]
+            wrong[i], wrong[j] = wrong[j], wrong[i]
+            codings.add(code(wrong))
     while len(codings) < 4:
         wrong = truth[:]
         rng.shuffle(wrong)
         codings.add(code(wrong))
+    one_swap = all(
+        sum(a != b for a, b in zip(c, code(truth), strict=True)) == 2
+        for c in codings - {code(truth)}
+    )
     options = sorted(codings)
     rng.shuffle(options)
     rows = "\n".join(
@@ -370,7 +468,8 @@ def match_list_draft(
     return _draft(
         table,
         syllabus,
-        MATCH_LIST,
+        fmt,
+        Demand(claims=4, near_miss=one_swap),
         stem,
         options,
         code(truth),
@@ -387,17 +486,23 @@ def how_many_draft(
     kb: KnowledgeBase,
     syllabus: Syllabus,
     topic_id: str | None = None,
+    near: bool = False,
 ) -> Draft | None:
-    """How many of four pairings are correct? The count (one to four) takes turns by seed."""
+    """How many of four pairings are correct? The count takes turns by seed: one to four, or
+    one to three when `near` (every false pairing a near miss of the true value, so there must
+    be one); far false values otherwise."""
+    fmt = HOW_MANY_CLOSE if near else HOW_MANY
     asked, topic = _topic_facts(table, topic_id)
-    rng = random.Random(digest(["count", table.relation_id, seed]))
+    rng = random.Random(digest(["count", table.relation_id, seed] + (["near"] if near else [])))
     facts = _distinct_entity_facts(asked, 4, rng)
     if facts is None:
         return None
-    n_true = 1 + seed % 4
+    n_true = 1 + seed % (3 if near else 4)
     pairs, notes = [], []
     for i, fact in enumerate(facts):
-        value = fact.value if i < n_true else _wrong_value(table, fact.entity, rng, set())
+        value = (
+            fact.value if i < n_true else _wrong_value(table, fact.entity, rng, set(), near=near)
+        )
         if value is None:
             return None
         pairs.append((fact, value, i < n_true))
@@ -417,12 +522,95 @@ def how_many_draft(
     return _draft(
         table,
         syllabus,
-        HOW_MANY,
+        fmt,
+        Demand(claims=4, near_miss=near and n_true < 4),
         stem,
         _shuffled(COUNT_OPTIONS, rng),
         COUNT_OPTIONS[n_true - 1],
         explanation,
         tuple(f.chunk_id for f, _, _ in pairs),
+        f"seed={seed}",
+        topic,
+    )
+
+
+MULTI_STATEMENT_STEM = "Consider the following statements:"
+
+
+def statement_code(letters: Sequence[str]) -> str:
+    """The NTA's code for a set of statements: "A and C only", "A, B and D only"; all four
+    are "A, B, C and D"."""
+    letters = sorted(letters)
+    if len(letters) == 1:
+        return f"{letters[0]} only"
+    only = "" if len(letters) == 4 else " only"
+    return f"{', '.join(letters[:-1])} and {letters[-1]}{only}"
+
+
+def multi_statement_draft(
+    table: FactTable,
+    seed: int,
+    kb: KnowledgeBase,
+    syllabus: Syllabus,
+    topic_id: str | None = None,
+    near: bool = False,
+) -> Draft | None:
+    """Four lettered statements, two or three of them true; the options code sets of them
+    ("A, B and D only"). `near`: every false statement swaps in a near miss of the true value,
+    and every wrong code differs from the right one by one statement; otherwise the false values
+    are far and the wrong codes any other sets."""
+    fmt = MULTI_STATEMENT_CLOSE if near else MULTI_STATEMENT
+    asked, topic = _topic_facts(table, topic_id)
+    rng = random.Random(digest(["multi", table.relation_id, seed] + (["near"] if near else [])))
+    facts = _distinct_entity_facts(asked, 4, rng)
+    if facts is None or statement(table, "x", "y") is None:
+        return None
+    n_true = 2 + seed % 2
+    claims, notes = [], []
+    for i, fact in enumerate(facts):
+        true = i < n_true
+        value = fact.value if true else _wrong_value(table, fact.entity, rng, set(), near=near)
+        if value is None:
+            return None
+        claims.append((fact, value, true))
+    rng.shuffle(claims)
+    letters = "ABCD"
+    key = [c for c, (_, _, true) in zip(letters, claims, strict=True) if true]
+    all_sets = [[c for i, c in enumerate(letters) if mask >> i & 1] for mask in range(1, 16)]
+    others = [x for x in all_sets if x != key and len(x) >= 2]
+    if near:
+        others = [x for x in others if len(set(x) ^ set(key)) == 1]
+    if len(others) < 3:
+        return None
+    wrong = rng.sample(others, 3)
+    one_off = all(len(set(x) ^ set(key)) == 1 for x in wrong)
+    lines = "\n\n".join(
+        f"{c}. {statement(table, f.entity, v)}"
+        for c, (f, v, _) in zip(letters, claims, strict=True)
+    )
+    for c, (f, _, true) in zip(letters, claims, strict=True):
+        verdict = (
+            "correct"
+            if true
+            else f"incorrect: {f.entity} goes with {_right_values(table, f.entity)}"
+        )
+        notes.append(f"{c} is {verdict}.\n\n{_evidence(kb, f)}")
+    stem = (
+        f"{MULTI_STATEMENT_STEM}\n\n{lines}\n\n"
+        "Choose the correct answer from the options given below:"
+    )
+    options = [statement_code(x) for x in [key, *wrong]]
+    rng.shuffle(options)
+    return _draft(
+        table,
+        syllabus,
+        fmt,
+        Demand(claims=4, near_miss=near and one_off),
+        stem,
+        options,
+        statement_code(key),
+        "\n\n".join(notes),
+        tuple(f.chunk_id for f, _, _ in claims),
         f"seed={seed}",
         topic,
     )
@@ -435,14 +623,15 @@ def _format_drafts(
     only = None if table.topic_ids == [topic_id] else topic_id
     asked = table.facts if only is None else table.facts_of(topic_id)
     seeded = {
-        ODD_PAIR: odd_pair_draft,
-        TWO_STATEMENTS: two_statements_draft,
-        MATCH_LIST: match_list_draft,
-        HOW_MANY: how_many_draft,
+        ODD_PAIR.question_format: odd_pair_draft,
+        TWO_STATEMENTS.question_format: two_statements_draft,
+        MATCH_LIST.question_format: match_list_draft,
+        HOW_MANY.question_format: how_many_draft,
+        MULTI_STATEMENT.question_format: multi_statement_draft,
     }
-    if fmt in seeded:
+    if fmt.question_format in seeded:
         for seed in range(2 * len(asked)):
-            d = seeded[fmt](table, seed, kb, syllabus, only)
+            d = seeded[fmt.question_format](table, seed, kb, syllabus, only, fmt.near)
             if d is not None:
                 yield d
         return
@@ -464,12 +653,14 @@ def fact_drafts(
     (only `topic_ids` when given), and within a topic its formats. A question asks about facts
     of one topic only, so it is filed under that topic."""
     topics = live_topics_of(table.topic_ids, topic_ids, syllabus)
-    yield from round_robin(
+    streams = round_robin(
         round_robin(
             _format_drafts(table, f, kb, syllabus, topic) for f in FORMATS_BY_DIFFICULTY[difficulty]
         )
         for topic in topics
     )
+    # A format offers drafts at a difficulty; what each draft measured decides its label.
+    yield from (d for d in streams if d.content.difficulty is difficulty)
 
 
 PAIR_SPLIT = re.compile(r"\s+[—–]\s+")

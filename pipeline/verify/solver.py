@@ -19,7 +19,7 @@ from core.records import OPTION_KEYS, OptionKey, QuestionFormat, SolverAnswer, S
 from kb.knowledge import KnowledgeBase
 from kb.retrieval import SentenceIndex, content_tokens, subject_index
 from pipeline.generate.elements import TEMPLATE_PREFIX as ELEMENT_PREFIX
-from pipeline.generate.facts import PAIR_SPLIT
+from pipeline.generate.facts import PAIR_SPLIT, statement_code
 from pipeline.generate.numerical import NumericalTemplate, Quantity
 from pipeline.quantities.numbers import number_and_unit, stated_quantities
 from pipeline.quantities.units import UnknownUnitError, same_dimension, si_factor
@@ -297,8 +297,29 @@ def _how_many(view: SolverView, index: SentenceIndex) -> SolverAnswer:
     )
 
 
+_LETTERED = re.compile(r"^([A-E])\.\s+(.+)$", re.M)
+
+
+def _multi_statement(view: SolverView, index: SentenceIndex) -> SolverAnswer:
+    claims = _LETTERED.findall(view.stem_markdown)
+    if len(claims) < 3:
+        return _abstain("cannot read the lettered statements")
+    truths = [_truth(_claim_support(index, text)) for _, text in claims]
+    if None in truths:
+        return _abstain(f"statement support unclear {truths}")
+    wanted = statement_code([letter for (letter, _), t in zip(claims, truths, strict=True) if t])
+    match = [o.key for o in view.options if o.text.strip() == wanted]
+    return (
+        SolverAnswer(solver=SOLVER_NAME, choice=match[0], confidence=1.0)
+        if len(match) == 1
+        else _abstain(f"no option codes {wanted!r}")
+    )
+
+
 def fact_answer(view: SolverView, index: SentenceIndex) -> SolverAnswer:
     """Answer a fact question from chunk sentences alone."""
+    if view.format is QuestionFormat.MULTI_STATEMENT:
+        return _multi_statement(view, index)
     if view.format is QuestionFormat.TWO_STATEMENTS:
         return _two_statements(view, index)
     if view.format is QuestionFormat.ASSERTION_REASON:

@@ -487,10 +487,13 @@ class Warehouse:
         return [(i, r, t) for i, r, t in rows]
 
     def verdict_counts(self, since: dt.datetime | None = None) -> list[tuple[str, str, str, int]]:
-        """Attempts per generator, verdict and rejection kind (the reason before its colon),
-        since a moment or ever."""
+        """Attempts per generator, verdict and rejection kind (the reason before its colon; for
+        a screen's refusal, the screen and its named reason: `giveaway: out_of_bounds`), since a
+        moment or ever."""
         rows = self.con.execute(
-            "SELECT generator, verdict, coalesce(split_part(rejection_reason, ':', 1), ''), "
+            "SELECT generator, verdict, coalesce(CASE WHEN split_part(rejection_reason, ':', 1) "
+            "IN ('giveaway', 'hygiene') THEN rejection_reason "
+            "ELSE split_part(rejection_reason, ':', 1) END, ''), "
             "count(*) FROM attempts WHERE ?::TIMESTAMPTZ IS NULL OR created_at >= ? "
             "GROUP BY ALL ORDER BY ALL",
             [since, since],

@@ -418,6 +418,18 @@ class Warehouse:
         )
         return bool(self.con.execute("SELECT count(*) FROM withdrawals").fetchall()[0][0] > before)
 
+    def withdraw_all(self, question_ids: Sequence[str], reason: str) -> int:
+        """Withdraw many stored questions for one reason; how many were not withdrawn yet."""
+        if not question_ids:
+            return 0
+        before = self.con.execute("SELECT count(*) FROM withdrawals").fetchall()[0][0]
+        self.con.execute(
+            "INSERT INTO withdrawals SELECT question_id, ?, ? FROM questions "
+            "WHERE question_id IN (SELECT unnest(?::VARCHAR[])) ON CONFLICT DO NOTHING",
+            [reason, _now(), list(question_ids)],
+        )
+        return int(self.con.execute("SELECT count(*) FROM withdrawals").fetchall()[0][0] - before)
+
     def daily_cooldown_since(self, date: str, papers: int) -> str | None:
         """The earliest date among the `papers` latest daily papers before `date` (None if none).
 

@@ -55,6 +55,7 @@ publish_task = task(name="publish", cache_policy=NO_CACHE)(steps.publish_step)
 ingest_outbox_task = task(name="ingest_outbox", cache_policy=NO_CACHE)(steps.ingest_outbox_step)
 snapshot_task = task(name="snapshot", cache_policy=NO_CACHE)(steps.snapshot_step)
 topic_floor_task = task(name="topic_floor", cache_policy=NO_CACHE)(steps.topic_floor_step)
+relabel_task = task(name="relabel", cache_policy=NO_CACHE)(steps.relabel_step)
 
 Call = Callable[..., Any]
 
@@ -169,10 +170,13 @@ def _run_nightly(
             outbox_refused=len(outbox.refused),
             topic_floor=topics.floor if topics else None,
             topics=topics.coverage if topics else (),
+            relabelled=relabelled,
         )
 
     ingested = timed("ingest_kb", ingest_kb_task, settings, [settings.bundled_kb_dir])
     outbox = timed("ingest_outbox", ingest_outbox_task, services)
+    # Before the fill, so tonight's paper and fill count questions under the rubric's labels.
+    relabelled = timed("relabel", relabel_task, services)
     dates = [date + dt.timedelta(days=i) for i in range(days)]
     fills = [timed("fill_pool", fill_pool_task, services, date)]
     try:
@@ -280,7 +284,7 @@ def _why_short(services: Services, usage: ModelUsage | None) -> str:
 
 def step_count(days: int) -> int:
     """How many steps a run with `days` takes (for progress bars)."""
-    return 8 + 2 * days
+    return 9 + 2 * days
 
 
 @flow(name="nightly", log_prints=True)

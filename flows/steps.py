@@ -16,6 +16,7 @@ from core.pool import UnitCell
 from core.records import OUTBOX_PREFIX, OutboxEntry, Paper
 from core.settings import Settings
 from core.warehouse import Warehouse, open_warehouse
+from kb.elements import load_element_data
 from kb.ingest.run import IngestReport
 from kb.store import question_rows
 from pipeline.assemble.assembly import assemble_paper
@@ -46,7 +47,9 @@ from pipeline.fill.engine import CellReport
 from pipeline.fill.pool import Resume, fill_pool, topic_deficits
 from pipeline.fill.rounds import fill_until_assembled
 from pipeline.generate.drafter import Drafter
+from pipeline.relabel import RELABELLED, Rater, relabellings
 from pipeline.serve.outbox import OutboxProblem, outbox_entry
+from pipeline.templates.catalogue import TEMPLATES_BY_ID
 from pipeline.verify.gate import Screen, Solver
 from site_builder.documents import WithdrawalRow, paper_document
 from site_builder.export import (
@@ -316,6 +319,25 @@ def topic_floor_step(services: Services) -> TopicFloorSummary:
     summary = TopicFloorSummary(floor, tuple(reports), tuple(coverage))
     log.info("%s; %d questions added", coverage_summary(coverage, floor), summary.accepted)
     return summary
+
+
+def relabel_step(services: Services) -> int:
+    """Store anew under the rubric's label every stored question the rubric now rates
+    differently, and withdraw the old record with the reason `relabelled` (pipeline.relabel);
+    how many. One transaction: a run killed here relabels all of them next time, or none."""
+    s = services.settings
+    rater = Rater(TEMPLATES_BY_ID, services.kb, services.syllabus, load_element_data(s.data_dir))
+    with open_warehouse(s.warehouse_path) as wh:
+        withdrawn = {i for i, _, _ in wh.withdrawals()}
+        pairs = relabellings(
+            (q for q in wh.questions() if q.question_id not in withdrawn), rater.rating
+        )
+        with wh.transaction():
+            wh.insert_questions([new for _, new in pairs])
+            wh.withdraw_all([old.question_id for old, _ in pairs], RELABELLED)
+    if pairs:
+        log.info("relabelled %d stored questions under the difficulty rubric", len(pairs))
+    return len(pairs)
 
 
 def index_questions_step(settings: Settings) -> int:

@@ -21,6 +21,9 @@ class RunReport:
     papers: Sequence[Paper]
     outbox_taken: int = 0
     outbox_refused: int = 0
+    # Stored questions the difficulty rubric now labels differently (stored anew, the old
+    # records withdrawn as `relabelled`).
+    relabelled: int = 0
     # The topic floor the run kept (None: the run stopped before it), and every live topic ×
     # difficulty cell after it.
     topic_floor: int | None = None
@@ -47,6 +50,9 @@ def run_report_markdown(report: RunReport) -> str:
     out += [
         "",
         f"Outbox: {report.outbox_taken} worker questions taken, {report.outbox_refused} refused.",
+        "",
+        f"Relabelled: {report.relabelled} stored questions the difficulty rubric now labels "
+        "differently (stored anew; the old records withdrawn as `relabelled`).",
         "",
         "## Generation in this run",
         "",

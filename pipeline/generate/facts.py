@@ -91,6 +91,23 @@ MULTI_STATEMENT_CLOSE = FactFormat(
     QuestionFormat.MULTI_STATEMENT,
     near=True,
 )
+FORMATS_BY_KIND = {
+    f.kind: f
+    for f in (
+        FORWARD,
+        FORWARD_CLOSE,
+        REVERSE,
+        TWO_STATEMENTS,
+        ODD_PAIR,
+        ODD_PAIR_CLOSE,
+        MATCH_LIST,
+        MATCH_LIST_CLOSE,
+        HOW_MANY,
+        HOW_MANY_CLOSE,
+        MULTI_STATEMENT,
+        MULTI_STATEMENT_CLOSE,
+    )
+}
 # Which formats can make drafts at each difficulty; each draft's own label decides.
 FORMATS_BY_DIFFICULTY: dict[Difficulty, tuple[FactFormat, ...]] = {
     Difficulty.EASY: (FORWARD,),
@@ -113,7 +130,7 @@ def near_miss(true_value: str, false_value: str) -> bool:
     return bool(content_tokens(true_value) & content_tokens(false_value))
 
 
-def _near_to_entity(table: FactTable, entity: str, value: str) -> bool:
+def near_to_entity(table: FactTable, entity: str, value: str) -> bool:
     """`value`, false for `entity`, is a near miss of one of the entity's true values."""
     return any(near_miss(f.value, value) for f in table.facts if f.entity == entity)
 
@@ -291,7 +308,7 @@ def odd_pair_draft(
     used_values = {f.value for f in true_facts}
     odd_values = {f.value for f in table.facts if f.entity == odd_entity}
     wrong_values = sorted({f.value for f in table.facts} - used_values - odd_values)
-    close = [v for v in wrong_values if _near_to_entity(table, odd_entity, v)]
+    close = [v for v in wrong_values if near_to_entity(table, odd_entity, v)]
     wrong_values = close if near else [v for v in wrong_values if v not in close]
     if not wrong_values:
         return None
@@ -343,7 +360,7 @@ def _wrong_value(
     pool = sorted({f.value for f in table.facts} - avoid)
     pool = [v for v in pool if not table.is_fact(entity, v)]
     if near is not None:
-        pool = [v for v in pool if _near_to_entity(table, entity, v) == near]
+        pool = [v for v in pool if near_to_entity(table, entity, v) == near]
     return rng.choice(pool) if pool else None
 
 
@@ -664,3 +681,5 @@ def fact_drafts(
 
 
 PAIR_SPLIT = re.compile(r"\s+[—–]\s+")
+# A pairing line of a how-many question: "- (a) entity — value".
+COUNTED = re.compile(r"^- \(([a-d])\)\s*(.+)$", re.M)

@@ -19,7 +19,7 @@ from core.records import OPTION_KEYS, OptionKey, QuestionFormat, SolverAnswer, S
 from kb.knowledge import KnowledgeBase
 from kb.retrieval import SentenceIndex, content_tokens, subject_index
 from pipeline.generate.elements import TEMPLATE_PREFIX as ELEMENT_PREFIX
-from pipeline.generate.facts import PAIR_SPLIT, statement_code
+from pipeline.generate.facts import COUNTED, PAIR_SPLIT, statement_code
 from pipeline.generate.numerical import NumericalTemplate, Quantity
 from pipeline.quantities.numbers import number_and_unit, stated_quantities
 from pipeline.quantities.units import UnknownUnitError, same_dimension, si_factor
@@ -161,7 +161,6 @@ FALSE_BELOW = 0.75  # a claim most of whose distinctive words no sentence holds 
 _STATEMENT = re.compile(r"\*\*Statement (I|II):\*\*\s*(.+)")
 _LIST_ROW = re.compile(r"^\|\s*([A-D])\.\s*\|\s*(.+?)\s*\|\s*([IV]+)\.\s*\|\s*(.+?)\s*\|\s*$", re.M)
 _CODE = re.compile(r"([A-D])-([IV]+)")
-_COUNTED = re.compile(r"^- \(([a-d])\)\s*(.+)$", re.M)
 _COUNT_WORDS = {"One": 1, "Two": 2, "Three": 3, "Four": 4}
 
 
@@ -282,7 +281,7 @@ def _match_list(view: SolverView, index: SentenceIndex) -> SolverAnswer:
 
 
 def _how_many(view: SolverView, index: SentenceIndex) -> SolverAnswer:
-    pairs = _COUNTED.findall(view.stem_markdown)
+    pairs = COUNTED.findall(view.stem_markdown)
     if len(pairs) != 4:
         return _abstain("cannot read the four pairs")
     truths = [_truth(_pair_support(index, text)) for _, text in pairs]

@@ -48,12 +48,7 @@ def _fact_demand(question: Question, table: FactTable, kind: str) -> Demand | No
             return None
         return Demand(claims=4, near_miss=facts.near_to_entity(table, parts[0], parts[1]))
     if kind.startswith("match_list"):
-        return Demand(
-            claims=4,
-            near_miss=all(
-                sum(a != b for a, b in zip(t, key_text, strict=False)) == 2 for t in others
-            ),
-        )
+        return Demand(claims=4, near_miss=facts.one_swap_codings(key_text, others))
     if kind.startswith("how_many_correct"):
         pairs = [facts.PAIR_SPLIT.split(line) for _, line in facts.COUNTED.findall(c.stem_markdown)]
         false = [(e, v) for e, v in (p for p in pairs if len(p) == 2) if not table.is_fact(e, v)]

@@ -425,6 +425,12 @@ def two_statements_draft(
     )
 
 
+def one_swap_codings(key: str, others: Collection[str]) -> bool:
+    """Every other coding ("A-II, B-IV, …") differs from the key's in exactly two rows."""
+    rows = key.split(", ")
+    return all(sum(a != b for a, b in zip(o.split(", "), rows, strict=True)) == 2 for o in others)
+
+
 def match_list_draft(
     table: FactTable,
     seed: int,
@@ -462,10 +468,7 @@ def match_list_draft(
         wrong = truth[:]
         rng.shuffle(wrong)
         codings.add(code(wrong))
-    one_swap = all(
-        sum(a != b for a, b in zip(c, code(truth), strict=True)) == 2
-        for c in codings - {code(truth)}
-    )
+    one_swap = one_swap_codings(code(truth), codings - {code(truth)})
     options = sorted(codings)
     rng.shuffle(options)
     rows = "\n".join(

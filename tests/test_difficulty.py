@@ -1,0 +1,226 @@
+"""The difficulty rubric: labels follow what a question demands, never its format; relabelled
+questions are stored anew and the old records withdrawn; giveaway distractors are refused."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from core.ids import question_id
+from core.records import Difficulty, Draft, Question, QuestionFormat, SolverVerdict
+from core.warehouse import open_warehouse
+from kb.knowledge import KnowledgeBase
+from kb.syllabus import Syllabus
+from pipeline.difficulty import Demand, rated
+from pipeline.generate import facts
+from pipeline.generate.numerical import BOUNDS_PARAM, DISTRACTORS_PARAM, numerical_draft
+from pipeline.relabel import RELABELLED, Rater, relabellings
+from pipeline.templates.catalogue import TEMPLATES, TEMPLATES_BY_ID
+from pipeline.verify.gate import screen_refusal, solver_view
+from pipeline.verify.giveaway import numerical_giveaway
+from pipeline.verify.solver import OfflineSolver
+
+E, M, H = Difficulty.EASY, Difficulty.MEDIUM, Difficulty.HARD
+
+
+@pytest.mark.parametrize(
+    ("demand", "label"),
+    [
+        (Demand(), E),
+        (Demand(steps=2), M),
+        (Demand(reversed=True), M),
+        (Demand(near_miss=True), M),
+        (Demand(claims=2), M),
+        (Demand(claims=4), M),
+        (Demand(steps=3), H),
+        (Demand(steps=2, concepts=2), H),
+        (Demand(claims=4, near_miss=True), H),
+        (Demand(claims=2, near_miss=True), M),
+        (Demand(steps=2, claims=2), M),
+    ],
+)
+def test_the_rubric_labels_a_demand_by_its_thresholds(demand: Demand, label: Difficulty) -> None:
+    got, reason = rated(demand)
+    assert got is label and reason.startswith(label.value)
+
+
+def test_a_demand_cannot_chain_more_concepts_than_steps() -> None:
+    with pytest.raises(ValueError):
+        Demand(steps=1, concepts=2)
+
+
+def _labels_by_format(drafts: list[Draft]) -> dict[QuestionFormat, set[Difficulty]]:
+    seen: dict[QuestionFormat, set[Difficulty]] = defaultdict(set)
+    for d in drafts:
+        seen[d.content.format].add(d.content.difficulty)
+    return seen
+
+
+def test_the_same_format_is_labelled_at_different_difficulties_by_its_demand(
+    kb: KnowledgeBase, syllabus: Syllabus
+) -> None:
+    drafts = [
+        d
+        for table in kb.fact_tables[:120]
+        for level in Difficulty
+        for d in list(facts.fact_drafts(table, level, kb, syllabus))[:30]
+    ]
+    drafts += [d for t in TEMPLATES for d in [numerical_draft(t, 0, syllabus)] if d]
+    seen = _labels_by_format(drafts)
+    assert seen[QuestionFormat.SINGLE_CORRECT] == {E, M}  # far vs close options, reverse
+    assert seen[QuestionFormat.MATCH_LIST] == {M, H}  # random vs one-swap codings
+    assert seen[QuestionFormat.INCORRECT_PAIR] == {M, H}  # far vs near false pairing
+    assert seen[QuestionFormat.HOW_MANY_CORRECT] == {M, H}
+    assert seen[QuestionFormat.MULTI_STATEMENT] == {M, H}
+    assert seen[QuestionFormat.NUMERICAL] >= {E, H}  # one substitution vs a chain
+    # Every stored reason names the rubric's verdict first.
+    assert all(d.content.difficulty_reason.startswith(d.content.difficulty.value) for d in drafts)
+
+
+def test_near_variants_measure_what_they_claim(kb: KnowledgeBase, syllabus: Syllabus) -> None:
+    """A Hard incorrect-pair draft's false pairing shares a word with the entity's true value;
+    a Medium one's does not."""
+    checked = 0
+    for table in kb.fact_tables[:200]:
+        for seed in range(4):
+            for near in (False, True):
+                d = facts.odd_pair_draft(table, seed, kb, syllabus, None, near)
+                if d is None:
+                    continue
+                key = d.content.option(d.content.correct_key).text
+                entity, value = facts.PAIR_SPLIT.split(key)
+                assert facts.near_to_entity(table, entity, value) is near
+                assert d.content.difficulty is (H if near else M)
+                checked += 1
+    assert checked > 200
+
+
+def test_multi_statement_sets_are_solved_from_the_chunks(
+    kb: KnowledgeBase, syllabus: Syllabus
+) -> None:
+    solver = OfflineSolver(kb, TEMPLATES_BY_ID)
+    outcomes: dict[bool, int] = defaultdict(int)
+    for table in kb.fact_tables[:150]:
+        for seed in range(4):
+            d = facts.multi_statement_draft(table, seed, kb, syllabus, None, near=seed % 2 == 0)
+            if d is None:
+                continue
+            assert d.content.option(d.content.correct_key).text.endswith(("only", "D"))
+            answer = solver.solve(solver_view(d))
+            outcomes[answer.choice == d.content.correct_key] += 1
+            moved = "A" if d.content.correct_key != "A" else "B"
+            if answer.choice is not None:
+                assert answer.choice != moved or moved == d.content.correct_key
+    assert outcomes[True] >= 0.85 * (outcomes[True] + outcomes[False])
+
+
+def _stored(draft: Draft) -> Question:
+    return Question(
+        question_id=question_id(draft.content),
+        content=draft.content,
+        provenance=draft.provenance,
+        verdict=SolverVerdict(solver="s", choice=draft.content.correct_key, confidence=1.0),
+    )
+
+
+def test_relabelled_questions_are_stored_anew_and_the_old_withdrawn(
+    tmp_path: Path, kb: KnowledgeBase, syllabus: Syllabus
+) -> None:
+    template = next(t for t in TEMPLATES if t.chain)
+    current = _stored(next(d for s in range(20) if (d := numerical_draft(template, s, syllabus))))
+    # The same question as a format-labelled generator stored it before the rubric.
+    old_content = current.content.model_copy(
+        update={"difficulty": E, "difficulty_reason": "a format label"}
+    )
+    old = current.model_copy(
+        update={"content": old_content, "question_id": question_id(old_content)}
+    )
+    rater = Rater(TEMPLATES_BY_ID, kb, syllabus)
+    pairs = relabellings([old, current], rater.rating)
+    assert [(a.question_id, b.question_id) for a, b in pairs] == [
+        (old.question_id, current.question_id)
+    ]
+    new = pairs[0][1]
+    assert new.content.difficulty is H and new.content.stem_markdown == old.content.stem_markdown
+    with open_warehouse(tmp_path / "w.duckdb") as wh:
+        wh.insert_questions([old])
+        wh.insert_questions([new])
+        assert wh.withdraw_all([old.question_id], RELABELLED) == 1
+        assert wh.withdraw_all([old.question_id], RELABELLED) == 0
+        reasons = {i: r for i, r, _ in wh.withdrawals()}
+        assert reasons == {old.question_id: RELABELLED}
+        # The old record stays stored (published papers name it); only the new one is served.
+        assert {q.question_id for q in wh.questions()} == {old.question_id, new.question_id}
+        pool = wh.pool()
+    served = set(pool.filter(~pool["withdrawn"])["question_id"])
+    assert served == {new.question_id}
+
+
+def test_the_rater_re_derives_fact_labels_from_the_question_and_its_table(
+    kb: KnowledgeBase, syllabus: Syllabus
+) -> None:
+    rater = Rater(TEMPLATES_BY_ID, kb, syllabus)
+    checked = 0
+    for table in kb.fact_tables[:60]:
+        for level in Difficulty:
+            for d in list(facts.fact_drafts(table, level, kb, syllabus))[:6]:
+                if d.content.format is QuestionFormat.MULTI_STATEMENT:
+                    continue
+                q = _stored(d)
+                assert rater.rating(q) == (d.content.difficulty, d.content.difficulty_reason)
+                checked += 1
+    assert checked > 300
+
+
+def _with_option(draft: Draft, wrong_text: str) -> Draft:
+    c = draft.content
+    distractor = next(o for o in c.options if o.key != c.correct_key)
+    options = tuple(
+        o.model_copy(update={"text": wrong_text}) if o.key == distractor.key else o
+        for o in c.options
+    )
+    return draft.model_copy(update={"content": c.model_copy(update={"options": options})})
+
+
+def test_the_giveaway_screen_names_each_kind_of_giveaway(syllabus: Syllabus) -> None:
+    template = TEMPLATES_BY_ID["phy-chain-pendulum-tension-at-bottom"]
+    draft = next(
+        d
+        for s in range(50)
+        if (d := numerical_draft(template, s, syllabus)) and screen_refusal(d) is None
+    )
+    assert numerical_giveaway(draft) is None
+    assert numerical_giveaway(_with_option(draft, r"$5.00\ \mathrm{kg}$")) == "other_dimension"
+    assert numerical_giveaway(_with_option(draft, r"$9990\ \mathrm{N}$")) == "order_of_magnitude"
+    params = dict(draft.provenance.params)
+    bounded = draft.model_copy(
+        update={
+            "provenance": draft.provenance.model_copy(
+                update={"params": (*draft.provenance.params, (BOUNDS_PARAM, "[0, 1]"))}
+            )
+        }
+    )
+    assert numerical_giveaway(bounded) == "out_of_bounds"
+    # A distractor ten-fold off is allowed when its named mistake is a unit slip.
+    slipped = _with_option(draft, r"$9990\ \mathrm{N}$")
+    named = json.loads(params[DISTRACTORS_PARAM])
+    named[0] = [r"$9990\ \mathrm{N}$", "leaving a length in centimetres", True]
+    slipped = slipped.model_copy(
+        update={
+            "provenance": slipped.provenance.model_copy(
+                update={
+                    "params": tuple(
+                        (k, json.dumps(named) if k == DISTRACTORS_PARAM else v)
+                        for k, v in draft.provenance.params
+                    )
+                }
+            )
+        }
+    )
+    assert numerical_giveaway(slipped) is None
+    assert screen_refusal(_with_option(draft, r"$5.00\ \mathrm{kg}$")) == (
+        "giveaway: other_dimension"
+    )

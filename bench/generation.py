@@ -1,6 +1,7 @@
 """Generation benchmark: verified questions per second per core, acceptance per generator and
-format, the wall time to fill a 20,000-question pool, and a per-unit fill (30 per unit and
-difficulty) with how many cells reach their target.
+format, the wall time to fill a 20,000-question pool with the pool's share per difficulty,
+format and number of steps, and a per-unit fill (30 per unit and difficulty) with how many cells
+reach their target.
 
 Run with `make bench` (or `python -m bench.generation`). The core loop (draft → independent solve
 → gate) runs single-threaded, so its rate is per core. The pool fill then writes to a real DuckDB
@@ -18,6 +19,7 @@ from collections import Counter
 from pathlib import Path
 
 import pipeline.fill.pool as pool_module
+from core.pool import steps_in_reason
 from core.records import Difficulty, Subject, Verdict
 from core.settings import Settings
 from core.warehouse import open_warehouse
@@ -87,15 +89,25 @@ def fill(target: int, batch_size: int, per_unit: int | None = None) -> tuple[int
                 on_accept=lambda q: gate.add([q]),
             )
             stored = wh.count("questions")
-            keys = Counter(
-                r[0]
-                for r in wh.con.execute(
-                    "SELECT json_extract_string(content_json, '$.correct_key') FROM questions"
-                ).fetchall()
-            )
+            rows = wh.con.execute(
+                "SELECT json_extract_string(content_json, '$.correct_key'), difficulty, format, "
+                "json_extract_string(content_json, '$.difficulty_reason') FROM questions"
+            ).fetchall()
+            keys = Counter(r[0] for r in rows)
+            shares = {
+                "difficulty": Counter(r[1] for r in rows),
+                "format": Counter(r[2] for r in rows),
+                "steps": Counter(min(steps_in_reason(r[3]), 4) for r in rows),
+            }
         elapsed = time.perf_counter() - started
     spread = ", ".join(f"{k} {keys[k] / max(1, stored):.1%}" for k in "ABCD")
     print(f"  key positions over {stored} stored questions: {spread}")
+    for name, counter in shares.items():
+        parts = ", ".join(
+            f"{'4+' if name == 'steps' and k == 4 else k} {n / max(1, stored):.1%}"
+            for k, n in sorted(counter.items(), key=lambda kv: (-kv[1], str(kv[0])))
+        )
+        print(f"  share per {name}: {parts}")
     short = {
         f"{r.subject.value}/{r.unit_id or ''}/{r.difficulty.value}": r.needed - r.accepted
         for r in reports

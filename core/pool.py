@@ -9,6 +9,7 @@ the questions it makes between nightlies.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 
 import polars as pl
@@ -48,6 +49,18 @@ POOL_COLUMNS: tuple[str, ...] = tuple(POOL_SCHEMA.names())
 SNAPSHOT_SCHEMA = pl.Schema([*POOL_SCHEMA.items(), ("record_json", pl.String())])
 
 NUMERICAL_GENERATOR = "offline.numerical"
+
+
+# The rubric's reason (pipeline.difficulty.rated) names a question's steps when there are two
+# or more, before the generator's own words in parentheses: "Hard: 3 steps, 2 concepts chained".
+_STEPS_IN_REASON = re.compile(r"^[A-Z][a-z]+: [^(]*?\b(\d+) steps\b")
+STEPS_IN_REASON_SQL = r"^[A-Z][a-z]+: [^(]*?\b(\d+) steps\b"
+
+
+def steps_in_reason(difficulty_reason: str) -> int:
+    """How many steps a question's stored difficulty reason names (1 when it names none)."""
+    m = _STEPS_IN_REASON.search(difficulty_reason)
+    return int(m.group(1)) if m else 1
 
 
 def near_duplicate_group(p: Provenance, question_id: str) -> str:

@@ -66,27 +66,28 @@ class Demand:
 
 
 def rated(demand: Demand) -> tuple[Difficulty, str]:
-    """The label the rubric gives a demand, and the rubric's reason for it, in words."""
+    """The label the rubric gives a demand, and the rubric's reason for it, in words.
+
+    The reason names the number of steps whenever there are two or more ("Hard: 2 steps, 2
+    concepts chained"), so the pool can tell multi-step questions by it
+    (`core.pool.steps_in_reason`)."""
+    steps = [f"{demand.steps} steps"] if demand.steps >= MEDIUM_STEPS else []
     hard = []
-    if demand.steps >= HARD_STEPS:
-        hard.append(f"{demand.steps} steps")
     if demand.concepts >= HARD_CONCEPTS:
         hard.append(f"{demand.concepts} concepts chained")
     if demand.claims >= HARD_CLAIMS and demand.near_miss:
         hard.append(f"{demand.claims} claims, every false one a near miss")
-    if hard:
-        return Difficulty.HARD, "Hard: " + ", ".join(hard)
+    if demand.steps >= HARD_STEPS or hard:
+        return Difficulty.HARD, "Hard: " + ", ".join(steps + hard)
     medium = []
-    if demand.steps == MEDIUM_STEPS:
-        medium.append("two steps")
     if demand.reversed:
         medium.append("a relation used in reverse")
     if demand.near_miss:
         medium.append("a judgement between close options")
     if demand.claims >= MEDIUM_CLAIMS:
         medium.append(f"{demand.claims} claims to judge")
-    if medium:
-        return Difficulty.MEDIUM, "Medium: " + ", ".join(medium)
+    if steps or medium:
+        return Difficulty.MEDIUM, "Medium: " + ", ".join(steps + medium)
     return Difficulty.EASY, "Easy: one recall or one substitution"
 
 

@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 
 from core.ids import question_id
+from core.pool import steps_in_reason
 from core.records import Difficulty, Draft, Question, QuestionFormat, SolverVerdict
 from core.warehouse import open_warehouse
 from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
-from pipeline.difficulty import Demand, rated
+from pipeline.difficulty import Demand, difficulty_reason, rated
 from pipeline.generate import facts
 from pipeline.generate.numerical import BOUNDS_PARAM, DISTRACTORS_PARAM, numerical_draft
 from pipeline.relabel import RELABELLED, Rater, relabellings
@@ -45,6 +46,17 @@ E, M, H = Difficulty.EASY, Difficulty.MEDIUM, Difficulty.HARD
 def test_the_rubric_labels_a_demand_by_its_thresholds(demand: Demand, label: Difficulty) -> None:
     got, reason = rated(demand)
     assert got is label and reason.startswith(label.value)
+
+
+def test_the_stored_reason_names_the_steps_the_pool_counts() -> None:
+    for steps in range(1, 5):
+        for concepts in range(1, steps + 1):
+            for claims in (1, 2, 4):
+                for flag in (False, True):
+                    demand = Demand(steps, concepts, flag, claims, not flag)
+                    reason = difficulty_reason(demand, "the first step, then 3 steps more")
+                    assert steps_in_reason(reason) == steps
+                    assert (steps_in_reason(reason) >= 2) is demand.multi_step
 
 
 def test_a_demand_cannot_chain_more_concepts_than_steps() -> None:

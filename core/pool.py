@@ -37,6 +37,8 @@ POOL_SCHEMA = pl.Schema(
         "stem": pl.String,
         "correct_key": pl.String,
         "figure": pl.Boolean,
+        # Steps the rubric counted (1 unless its reason names two or more: steps_in_reason).
+        "steps": pl.Int8,
         "near_duplicate_group": pl.String,
         "withdrawn": pl.Boolean,
         "times_used": pl.Int32,
@@ -53,8 +55,8 @@ NUMERICAL_GENERATOR = "offline.numerical"
 
 # The rubric's reason (pipeline.difficulty.rated) names a question's steps when there are two
 # or more, before the generator's own words in parentheses: "Hard: 3 steps, 2 concepts chained".
-_STEPS_IN_REASON = re.compile(r"^[A-Z][a-z]+: [^(]*?\b(\d+) steps\b")
 STEPS_IN_REASON_SQL = r"^[A-Z][a-z]+: [^(]*?\b(\d+) steps\b"
+_STEPS_IN_REASON = re.compile(STEPS_IN_REASON_SQL)
 
 
 def steps_in_reason(difficulty_reason: str) -> int:
@@ -112,6 +114,7 @@ def pool_rows(questions: Collection[Question]) -> pl.DataFrame:
                 "stem": c.stem_markdown,
                 "correct_key": c.correct_key,
                 "figure": bool(c.figures),
+                "steps": steps_in_reason(c.difficulty_reason),
                 "near_duplicate_group": near_duplicate_group(q.provenance, q.question_id),
                 "withdrawn": False,
                 "times_used": 0,

@@ -15,7 +15,7 @@ import pyarrow as pa
 
 from core.analytics import create_views, write_snapshot
 from core.ids import canonical_json
-from core.pool import POOL_SCHEMA, near_duplicate_group, question_family
+from core.pool import POOL_SCHEMA, STEPS_IN_REASON_SQL, near_duplicate_group, question_family
 from core.records import Attempt, Paper, Provenance, Question
 from core.shapes import question_file_bytes
 
@@ -377,7 +377,10 @@ class Warehouse:
                 SELECT question_id,
                        json_extract_string(content_json, '$.correct_key') AS correct_key,
                        json_extract_string(content_json, '$.stem_markdown') AS stem,
-                       coalesce(json_array_length(content_json, '$.figures'), 0) > 0 AS figure
+                       coalesce(json_array_length(content_json, '$.figures'), 0) > 0 AS figure,
+                       coalesce(try_cast(regexp_extract(
+                           json_extract_string(content_json, '$.difficulty_reason'), ?, 1
+                       ) AS TINYINT), 1) AS steps
                 FROM questions
             ),
             used AS (
@@ -388,7 +391,7 @@ class Warehouse:
                 GROUP BY i.question_id
             )
             SELECT q.question_id, q.subject, q.unit_id, q.topic_id, q.difficulty, q.format,
-                   q.template_id, q.family, p.stem, p.correct_key, p.figure,
+                   q.template_id, q.family, p.stem, p.correct_key, p.figure, p.steps,
                    q.near_duplicate_group, w.question_id IS NOT NULL AS withdrawn,
                    coalesce(u.times_used, 0)::INTEGER AS times_used,
                    u.last_used, u.last_daily
@@ -397,7 +400,8 @@ class Warehouse:
             LEFT JOIN used u ON u.question_id = q.question_id
             LEFT JOIN withdrawals w ON w.question_id = q.question_id
             ORDER BY q.question_id
-            """
+            """,
+            params=[STEPS_IN_REASON_SQL],
         ).pl()
         return pool.cast(POOL_SCHEMA)
 

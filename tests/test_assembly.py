@@ -3,6 +3,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,7 @@ def row(
         # Keys spread over A–D across cells, as the pool's are (the paper must stay within 8–14).
         "correct_key": OPTION_KEYS[(i + sum(map(ord, unit + d.value))) % 4],
         "figure": False,
+        "steps": 1,
         "near_duplicate_group": f"g-{subject.value}-{unit}-{d.value}-{i}",
         "withdrawn": False,
         "times_used": 0,
@@ -98,6 +100,31 @@ def test_a_daily_paper_meets_every_constraint_of_the_blueprint(
     assert paper.composition is not None
     keys = dict(paper.composition.answer_keys)
     assert sum(keys.values()) == 180 and all(32 <= keys[k] <= 56 for k in OPTION_KEYS)
+
+
+def test_swaps_bring_each_subject_up_to_its_multi_step_questions(
+    syllabus: Syllabus, blueprint: Blueprint
+) -> None:
+    """Every seventh question is multi-step (two or three steps, a different format, and used
+    before, so the flow never prefers it): swaps within a unit and difficulty still bring each
+    subject to the blueprint's ten, and every other constraint holds."""
+    pool = synthetic_pool(syllabus, blueprint, 6).with_columns(
+        steps=pl.when(pl.int_range(pl.len()) % 7 == 3).then(2).otherwise(1).cast(pl.Int8),
+    )
+    multi = pl.col("steps") >= 2
+    pool = pool.with_columns(
+        format=pl.when(multi).then(pl.lit("numerical")).otherwise(pl.col("format")),
+        times_used=pl.when(multi).then(1).otherwise(pl.col("times_used")),
+    )
+    assert blueprint.multi_step_per_subject == 10
+    plain = daily_paper(pool, DAY, replace(blueprint, multi_step_per_subject=0))
+    paper = daily_paper(pool, DAY, blueprint)
+    assert violations(paper, pool, blueprint) == []
+    steps = dict(zip(pool["question_id"], pool["steps"], strict=True))
+    for i in range(len(Subject)):
+        before = plain.question_ids[45 * i : 45 * (i + 1)]
+        block = paper.question_ids[45 * i : 45 * (i + 1)]
+        assert sum(steps[q] >= 2 for q in before) < 10 <= sum(steps[q] >= 2 for q in block)
 
 
 def test_assembly_is_deterministic_for_a_date_and_varies_across_dates(

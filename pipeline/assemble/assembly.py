@@ -15,6 +15,8 @@ Three rules sit outside the flow, each rarely binding: near-duplicates that cros
 groups (the worse is left out and the flow runs again), groups shared across subjects (a later
 subject leaves what an earlier one took), and the answer-key range per letter (swaps within a
 bucket after the flow; `balanced_keys`). Where they bind, a shortfall may exceed the minimum.
+Last, swaps within a unit and difficulty bring the subject's multi-step questions up to the
+blueprint's `multi_step_per_subject` where the pool allows (`with_multi_step`).
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ from pipeline.assemble.selection import (
     key_shortfall,
     placed_shortfall,
     swap_candidates,
+    with_multi_step,
 )
 from pipeline.assemble.shortlist import Plan, request_plan, shortlist_by_bucket
 
@@ -171,6 +174,21 @@ def assemble_paper(
             spare = swap_candidates(index, spare[np.argsort(plan.priority[spare])], len(chosen))
             balanced = balanced_keys(
                 index, chosen, spare.tolist(), plan.priority, blueprint.answer_keys_per_letter
+            )
+        if balanced is not None and blueprint.multi_step_per_subject:
+            # Swaps within the chosen questions' units and difficulties, never past a cap.
+            unit_level = index.unit * len(DIFFICULTIES) + index.difficulty
+            near = np.flatnonzero(plan.eligible & np.isin(unit_level, unit_level[balanced]))
+            free = ~taken[index.group[near]] & ~taken_enemies[index.enemy[near]]
+            spare = near[free]
+            balanced = with_multi_step(
+                index,
+                balanced,
+                spare[np.argsort(plan.priority[spare])].tolist(),
+                plan.priority,
+                blueprint.multi_step_per_subject,
+                blueprint.answer_keys_per_letter,
+                caps,
             )
         if balanced is None:
             shortfall.update(key_shortfall(index, s, chosen, blueprint.answer_keys_per_letter))

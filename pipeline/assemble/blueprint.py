@@ -51,6 +51,10 @@ class BlueprintFile(Record):
     # Per subject, how many of its questions may have each letter as their key (stored order:
     # a question is shown as its file shows it, so balance comes from choosing questions).
     answer_keys_per_letter: tuple[int, int] = (8, 14)
+    # Per subject, how many questions should be multi-step or multi-concept (two or more steps
+    # by the difficulty rubric): reached by swaps within a unit and difficulty where the pool
+    # allows (pipeline.assemble.selection.with_multi_step), never a reason for no paper.
+    multi_step_per_subject: int = Field(default=0, ge=0)
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,7 @@ class Blueprint:
     live_topics: frozenset[str]
     unit_order: Mapping[str, int]
     answer_keys_per_letter: tuple[int, int] = (8, 14)
+    multi_step_per_subject: int = 0
 
 
 def parse_distribution(raw: Mapping[str, float]) -> dict[Difficulty, float]:
@@ -186,6 +191,7 @@ def _validated(spec: BlueprintFile, syllabus: Syllabus) -> Blueprint:
         live_topics=frozenset(t.topic_id for t in syllabus.live_topics()),
         unit_order=syllabus.unit_order(),
         answer_keys_per_letter=spec.answer_keys_per_letter,
+        multi_step_per_subject=min(spec.multi_step_per_subject, n),
     )
 
 

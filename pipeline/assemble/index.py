@@ -44,6 +44,7 @@ class PoolIndex:
     group: NDArray[np.int64]  # conflict group: one (family, format) or a shared stem
     enemy: NDArray[np.int64]  # near-duplicate group
     key: NDArray[np.int64]  # stored correct key, 0–3 for A–D
+    steps: NDArray[np.int64]  # steps the difficulty rubric counted (core.pool.steps_in_reason)
     withdrawn: NDArray[np.bool_]
     times_used: NDArray[np.int64]
     last_used_rank: NDArray[np.int64]  # 0: never used; else 1 for the oldest date upwards
@@ -188,6 +189,7 @@ def index_pool(pool: pl.DataFrame) -> PoolIndex:
             .replace_strict({k: i for i, k in enumerate(OPTION_KEYS)}, return_dtype=pl.Int64)
             .to_numpy()
         ),
+        steps=_int64(frame["steps"].cast(pl.Int64).fill_null(1).to_numpy()),
         withdrawn=frame["withdrawn"].fill_null(False).to_numpy(),
         times_used=times_used,
         last_used_rank=last_used_rank,

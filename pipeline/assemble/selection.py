@@ -218,3 +218,79 @@ def key_shortfall(
         unit = index.units[int(index.unit[r])][1]
         cells[(subject, DIFFICULTIES[int(index.difficulty[r])], unit)] += 1
     return dict(cells)
+
+
+MULTI_STEP = 2  # steps from which a question counts as multi-step or multi-concept
+
+
+def with_multi_step(
+    index: PoolIndex,
+    chosen: list[int],
+    spare: Sequence[int],
+    priority: NDArray[np.uint64],
+    minimum: int,
+    key_range: tuple[int, int],
+    caps: Mapping[tuple[int, int], int],
+) -> list[int]:
+    """Chosen rows with at least `minimum` multi-step questions where swaps allow it, else as
+    many as they allow.
+
+    A swap gives up a single-step question for a multi-step one of the same unit and
+    difficulty (every unit and difficulty count holds) whose class stays within its cap
+    (`caps`: (difficulty, class) → at most), whose key keeps every letter within `key_range`,
+    and which clashes with no other chosen question. `spare` are the subject's eligible rows,
+    best first; each swap brings in the best one any helpful swap can bring, for the worst
+    chosen question that makes room for it.
+    """
+    lo, hi = key_range
+    chosen = list(chosen)
+    keys = Counter(int(index.key[r]) for r in chosen)
+    groups = Counter(int(index.group[r]) for r in chosen)
+    enemies = Counter(int(index.enemy[r]) for r in chosen)
+    classes = Counter((int(index.difficulty[r]), int(index.klass[r])) for r in chosen)
+    have = sum(int(index.steps[r]) >= MULTI_STEP for r in chosen)
+    by_cell: dict[tuple[int, int], list[int]] = {}
+    for r in spare:
+        if int(index.steps[r]) >= MULTI_STEP:
+            by_cell.setdefault((int(index.unit[r]), int(index.difficulty[r])), []).append(r)
+    while have < minimum:
+        best: tuple[int, int, int] | None = None  # (priority of the newcomer, position, row)
+        taken = set(chosen)
+        for j in range(len(chosen) - 1, -1, -1):
+            q = chosen[j]
+            if int(index.steps[q]) >= MULTI_STEP:
+                continue
+            d, give = int(index.difficulty[q]), int(index.key[q])
+            for r in by_cell.get((int(index.unit[q]), d), ()):
+                if best is not None and int(priority[r]) >= best[0]:
+                    break  # rows come best first: nothing later in this cell beats `best`
+                if r in taken:
+                    continue
+                take, cls = int(index.key[r]), (d, int(index.klass[r]))
+                if take != give and (keys[give] - 1 < lo or keys[take] + 1 > hi):
+                    continue
+                if cls != (d, int(index.klass[q])) and classes[cls] + 1 > caps.get(
+                    cls, len(chosen)
+                ):
+                    continue
+                g, e = int(index.group[r]), int(index.enemy[r])
+                if groups[g] - (g == index.group[q]) or enemies[e] - (e == index.enemy[q]):
+                    continue
+                best = (int(priority[r]), j, r)
+                break
+        if best is None:
+            return chosen
+        _, j, r = best
+        q = chosen[j]
+        chosen[j] = r
+        have += 1
+        for counter, old, new in (
+            (keys, index.key[q], index.key[r]),
+            (groups, index.group[q], index.group[r]),
+            (enemies, index.enemy[q], index.enemy[r]),
+        ):
+            counter[int(old)] -= 1
+            counter[int(new)] += 1
+        classes[(int(index.difficulty[q]), int(index.klass[q]))] -= 1
+        classes[(int(index.difficulty[r]), int(index.klass[r]))] += 1
+    return chosen

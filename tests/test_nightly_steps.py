@@ -10,6 +10,7 @@ import polars as pl
 import pytest
 
 from core.analytics import snapshot_connection
+from core.ids import question_id
 from core.records import Difficulty, OutboxEntry, Subject, outbox_key
 from core.settings import Settings
 from core.warehouse import open_warehouse
@@ -70,6 +71,8 @@ def test_the_report_covers_steps_generation_coverage_and_blueprints(week) -> Non
     assert "offline.facts" in md and "phy-u01" in md
     # The tests turn the topic floor off (tests/conftest.py); the report says so.
     assert "## Topic coverage" in md and "QFORGE_TOPIC_FLOOR=0" in md
+    # A fresh home has nothing to relabel; the run says so.
+    assert "Relabelled: 0 stored questions" in md and "relabel" in result.report.step_seconds
 
 
 @pytest.mark.system
@@ -141,3 +144,30 @@ def test_an_entry_edited_after_verification_is_refused(services: Services) -> No
     unvouched = OutboxEntry(question=question).model_dump_json().encode()
     got = outbox_entry(outbox_key(question.question_id), unvouched)
     assert isinstance(got, OutboxProblem) and got.reason == "no accepted attempt vouches for it"
+
+
+@pytest.mark.system
+def test_the_relabel_step_stores_stale_labels_anew_and_withdraws_them(
+    services: Services,
+) -> None:
+    from flows.steps import relabel_step
+
+    drafts = services.drafter.drafts(Subject.PHYSICS, Difficulty.HARD, {})
+    fresh = [q for d in drafts if (q := judged(d, services.solver.solve(solver_view(d)))[1])][:3]
+    assert len(fresh) == 3
+    # One stored the way a format-labelled generator would have stored it.
+    stale_content = fresh[0].content.model_copy(
+        update={"difficulty": Difficulty.EASY, "difficulty_reason": "four pairings to check"}
+    )
+    stale = fresh[0].model_copy(
+        update={"content": stale_content, "question_id": question_id(stale_content)}
+    )
+    with open_warehouse(services.settings.warehouse_path) as wh:
+        wh.insert_questions([stale, *fresh[1:]])
+    assert relabel_step(services) == 1
+    assert relabel_step(services) == 0  # idempotent
+    with open_warehouse(services.settings.warehouse_path) as wh:
+        assert {i: r for i, r, _ in wh.withdrawals()} == {stale.question_id: "relabelled"}
+        stored = {q.question_id: q for q in wh.questions()}
+    assert fresh[0].question_id in stored  # the same question under the rubric's label
+    assert stored[fresh[0].question_id].content.difficulty is Difficulty.HARD

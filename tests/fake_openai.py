@@ -226,7 +226,17 @@ class ChatScript:
 
 _CONTEXT_ID = re.compile(r"^\[([^\]]+)\] \(chunk\)", re.MULTILINE)
 _WORD = re.compile(r"\b[a-z]{5,12}\b")
-_REQUEST_LINE = re.compile(r"^(Format|Variation|Topic): (\S[^\n]*)$", re.MULTILINE)
+_REQUEST_LINE = re.compile(r"^(Format|Variation|Topic|Difficulty): (\S[^\n]*)$", re.MULTILINE)
+# Steps that make each difficulty by the rubric (pipeline.difficulty), as a draft declares them.
+STEPS_FOR = {"Easy": 1, "Medium": 2, "Hard": 3}
+
+
+def demand_fields(body: dict[str, Any]) -> dict[str, Any]:
+    """The demand fields of a draft reply that make the difficulty the request asks for."""
+    asked = dict(_REQUEST_LINE.findall(user_text(body))).get("Difficulty", "")
+    return {"steps": STEPS_FOR.get(asked, 1), "demand_note": "scripted steps"}
+
+
 TWO_STATEMENTS = (
     "Both Statement I and Statement II are correct",
     "Both Statement I and Statement II are incorrect",
@@ -349,6 +359,8 @@ class FakeModel:
             "context_ids": context_ids[:1],
             "figure_id": None,
             **fields,
+            # The demand that makes the difficulty asked for (pipeline.difficulty).
+            **demand_fields(body),
         }
         return self._usage(body, json.dumps(reply))
 

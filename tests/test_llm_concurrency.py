@@ -35,6 +35,7 @@ from tests.fake_openai import (
     Gauge,
     api_error,
     chat_completion,
+    demand_fields,
     serving,
 )
 from tests.test_openai_generation import PROMPTS, drafter_for, pick_text, reply
@@ -52,7 +53,9 @@ def numbered_replies() -> Any:
     def turn(body: dict[str, Any]) -> str:
         with lock:
             n[0] += 1
-            return reply(stem_markdown=f"Which of these is a vector? ({n[0]})")
+            return reply(
+                stem_markdown=f"Which of these is a vector? ({n[0]})", **demand_fields(body)
+            )
 
     return turn
 

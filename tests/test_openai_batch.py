@@ -54,7 +54,7 @@ from pipeline.llm.context import BundledContext
 from pipeline.llm.draft import DraftRequest, OpenAIDrafter, draft_messages
 from pipeline.llm.solve import IDENTITY, shuffled_order, view_id
 from pipeline.verify.gate import solver_view
-from tests.fake_openai import chat_completion
+from tests.fake_openai import chat_completion, demand_fields
 from tests.fake_openai_batch import (
     MISSING,
     ErrorLine,
@@ -345,6 +345,7 @@ def agreeing(custom_id: str, body: dict[str, Any]) -> Any:
                 "correct_key": "B",
                 "explanation_markdown": "Velocity has a direction.",
                 "context_ids": [chunk.group(1)],
+                **demand_fields(body),
             }
         )
     _, options = shown(body)

@@ -10,6 +10,7 @@ import json
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -251,6 +252,23 @@ def test_a_good_reply_is_a_draft(topic: Topic, kb: KnowledgeBase) -> None:
     assert draft.content.tag.topic_id == TOPIC
     assert draft.provenance.context_ids == (CHUNK,)
     assert draft.provenance.template_id == f"llm:{TOPIC}:easy:single_correct:0"
+
+
+def test_the_rubric_labels_a_models_draft_from_the_demand_it_declares(
+    topic: Topic, kb: KnowledgeBase
+) -> None:
+    hard = replace(request_for(topic, kb), difficulty=Difficulty.HARD)
+    chained = reply(steps=2, concepts=2, demand_note="momentum, then energy")
+    draft = parse_draft(chained, hard, hard.context_ids)
+    assert isinstance(draft, Draft) and draft.content.difficulty is Difficulty.HARD
+    assert draft.content.difficulty_reason == (
+        "Hard: 2 steps, 2 concepts chained (momentum, then energy)"
+    )
+    # A one-step question asked for as Hard is refused, named.
+    refused = parse_draft(reply(), hard, hard.context_ids)
+    assert isinstance(refused, Rejection) and refused.reason is Reason.DIFFICULTY_MISMATCH
+    impossible = parse_draft(reply(steps=1, concepts=2), hard, hard.context_ids)
+    assert isinstance(impossible, Rejection) and impossible.reason is Reason.SCHEMA_VIOLATION
 
 
 def options(*texts: str) -> str:

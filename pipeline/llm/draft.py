@@ -36,6 +36,7 @@ from core.records import (
 from core.render import live_markup, markdown_html
 from kb.references import ReferenceQuestion
 from kb.syllabus import Syllabus, Topic
+from pipeline.difficulty import Demand, difficulty_reason, rated
 from pipeline.llm.context import ContextItem, ContextSource
 from pipeline.llm.numeric_key import numerical_problem
 from pipeline.llm.rejections import Reason, Rejection
@@ -144,6 +145,14 @@ class DraftReply(BaseModel):
         default=None, description="Numericals: an arithmetic expression for the key's value"
     )
     answer_unit: str | None = Field(default=None, description="Numericals: unit of that value")
+    # What the question demands (pipeline.difficulty.Demand): the rubric, not the model, names
+    # the difficulty, and a draft whose demand is not of the difficulty asked for is refused.
+    steps: int = Field(default=1, description="Steps in sequence, each using the one before")
+    concepts: int = Field(default=1, description="Distinct concepts those steps chain")
+    reversed_relation: bool = Field(default=False, description="A relation used in reverse")
+    claims: int = Field(default=1, description="Independent claims the student must judge")
+    near_miss: bool = Field(default=False, description="The best distractor is a near miss")
+    demand_note: str = Field(default="", description="The steps in a few words")
 
 
 _MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.DOTALL)
@@ -269,14 +278,32 @@ def parse_draft(
         )
         if mismatch is not None:
             return mismatch
+    try:
+        demand = Demand(
+            steps=data.steps,
+            concepts=data.concepts,
+            reversed=data.reversed_relation,
+            claims=data.claims,
+            near_miss=data.near_miss,
+        )
+    except ValueError as exc:
+        return Rejection(Reason.SCHEMA_VIOLATION, f"demand: {exc}")
+    label = rated(demand)[0]
+    if label is not request.difficulty:
+        return Rejection(
+            Reason.DIFFICULTY_MISMATCH,
+            f"asked for {request.difficulty.value}, the demand it declares is {label.value}",
+        )
     context_ids = tuple(dict.fromkeys(data.context_ids))
     if data.figure_id and data.figure_id not in context_ids:
         context_ids += (data.figure_id,)
     try:
         content = QuestionContent(
             tag=request.topic.tag,
-            difficulty=request.difficulty,
-            difficulty_reason=f"drafted as {request.difficulty.value} by a language model",
+            difficulty=label,
+            difficulty_reason=difficulty_reason(
+                demand, data.demand_note.strip() or "as the drafting model described it"
+            ),
             format=request.format,
             stem_markdown=data.stem_markdown.strip(),
             options=keyed_options(options),

@@ -31,6 +31,8 @@ class Reason(StrEnum):
     EXPRESSION_DISAGREES_WITH_KEY = "expression_disagrees_with_key"
     DISTRACTOR_MATCHES_EXPRESSION = "distractor_matches_expression"
     UNCHECKABLE_NUMBERS = "uncheckable_numbers"
+    # The demand the reply declares makes another difficulty than the one asked for.
+    DIFFICULTY_MISMATCH = "difficulty_mismatch"
     # Transport outcomes (no reply to parse) are recorded under `transport` by the drafter.
     TRANSPORT = "transport"
 

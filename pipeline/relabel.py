@@ -23,7 +23,7 @@ from kb.elements import ElementData
 from kb.knowledge import FactTable, KnowledgeBase
 from kb.syllabus import Syllabus
 from pipeline.difficulty import Demand, difficulty_reason, rated
-from pipeline.generate import causes, elements, facts
+from pipeline.generate import causes, elements, fact_formats, facts
 from pipeline.generate.elements import element_drafts
 from pipeline.generate.numerical import GENERATOR as NUMERICAL_GENERATOR
 from pipeline.generate.numerical import NumericalTemplate
@@ -37,7 +37,7 @@ def _fact_demand(question: Question, table: FactTable, kind: str) -> Demand | No
     key_text = c.option(c.correct_key).text
     others = [o.text for o in c.options if o.key != c.correct_key]
     if kind in ("forward", "forward_close"):
-        return Demand(near_miss=any(facts.near_miss(key_text, t) for t in others))
+        return Demand(near_miss=any(fact_formats.near_miss(key_text, t) for t in others))
     if kind == "reverse":
         return Demand(reversed=True)
     if kind == "two_statements":
@@ -46,13 +46,13 @@ def _fact_demand(question: Question, table: FactTable, kind: str) -> Demand | No
         parts = facts.PAIR_SPLIT.split(key_text)
         if len(parts) != 2:
             return None
-        return Demand(claims=4, near_miss=facts.near_to_entity(table, parts[0], parts[1]))
+        return Demand(claims=4, near_miss=fact_formats.near_to_entity(table, parts[0], parts[1]))
     if kind.startswith("match_list"):
         return Demand(claims=4, near_miss=facts.one_swap_codings(key_text, others))
     if kind.startswith("how_many_correct"):
         pairs = [facts.PAIR_SPLIT.split(line) for _, line in facts.COUNTED.findall(c.stem_markdown)]
         false = [(e, v) for e, v in (p for p in pairs if len(p) == 2) if not table.is_fact(e, v)]
-        near = bool(false) and all(facts.near_to_entity(table, e, v) for e, v in false)
+        near = bool(false) and all(fact_formats.near_to_entity(table, e, v) for e, v in false)
         return Demand(claims=4, near_miss=near)
     return None
 
@@ -101,7 +101,7 @@ class Rater:
         if p.generator == facts.GENERATOR:
             table = self._tables.get(p.template_id)
             kind = dict(p.params).get("format", "")
-            fmt = facts.FORMATS_BY_KIND.get(kind)
+            fmt = fact_formats.FORMATS_BY_KIND.get(kind)
             demand = _fact_demand(question, table, kind) if table and fmt else None
             if demand is None or fmt is None:
                 return None

@@ -14,7 +14,8 @@ from core.records import Draft, Paper, Question, SolverVerdict
 from core.warehouse import MIGRATIONS, SCHEMA_VERSION, open_warehouse
 from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
-from pipeline.generate.facts import FORWARD, REVERSE, single_correct_draft, two_statements_draft
+from pipeline.generate.fact_formats import FORWARD, REVERSE
+from pipeline.generate.facts import single_correct_draft, two_statements_draft
 from pipeline.generate.numerical import numerical_draft
 from pipeline.templates.catalogue import TEMPLATES_BY_ID
 from site_builder.documents import paper_document

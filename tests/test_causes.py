@@ -21,7 +21,7 @@ def _drafts(kb: KnowledgeBase, syllabus: Syllabus):
     return [
         d
         for t in kb.cause_tables
-        for d in assertion_reason_drafts(t, Difficulty.HARD, kb, syllabus)
+        for d in assertion_reason_drafts(t, Difficulty.MEDIUM, kb, syllabus)
     ]
 
 
@@ -36,7 +36,7 @@ def test_every_cause_is_stated_in_one_sentence_of_a_live_topic(
             assert supporting_cause_sentence(kb, cause) is not None, cause.assertion
 
 
-def test_each_case_has_its_key_and_only_hard_cells_get_them(
+def test_each_case_has_its_key_and_only_medium_cells_get_them(
     kb: KnowledgeBase, syllabus: Syllabus
 ) -> None:
     drafts = _drafts(kb, syllabus)
@@ -45,12 +45,15 @@ def test_each_case_has_its_key_and_only_hard_cells_get_them(
         c = d.content
         case = int(dict(d.provenance.params)["case"])
         cases[case] += 1
-        assert c.format is QuestionFormat.ASSERTION_REASON and c.difficulty is Difficulty.HARD
+        # Two claims to judge, then whether one explains the other: two steps, Medium.
+        assert c.format is QuestionFormat.ASSERTION_REASON and c.difficulty is Difficulty.MEDIUM
+        assert c.difficulty_reason.startswith("Medium: 2 steps, 2 claims to judge")
         assert {o.text for o in c.options} == set(ASSERTION_REASON_OPTIONS)
         assert c.option(c.correct_key).text == ASSERTION_REASON_OPTIONS[case]
     assert set(cases) == {0, 1, 2, 3} and len(set(cases.values())) == 1
     table = kb.cause_tables[0]
     assert not list(assertion_reason_drafts(table, Difficulty.EASY, kb, syllabus))
+    assert not list(assertion_reason_drafts(table, Difficulty.HARD, kb, syllabus))
 
 
 def test_the_solver_confirms_most_and_refuses_every_moved_key(

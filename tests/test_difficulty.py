@@ -16,7 +16,7 @@ from core.warehouse import open_warehouse
 from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
 from pipeline.difficulty import Demand, difficulty_reason, rated
-from pipeline.generate import facts
+from pipeline.generate import fact_formats, facts
 from pipeline.generate.numerical import BOUNDS_PARAM, DISTRACTORS_PARAM, numerical_draft
 from pipeline.relabel import RELABELLED, Rater, relabellings
 from pipeline.templates.catalogue import TEMPLATES, TEMPLATES_BY_ID
@@ -104,7 +104,7 @@ def test_near_variants_measure_what_they_claim(kb: KnowledgeBase, syllabus: Syll
                     continue
                 key = d.content.option(d.content.correct_key).text
                 entity, value = facts.PAIR_SPLIT.split(key)
-                assert facts.near_to_entity(table, entity, value) is near
+                assert fact_formats.near_to_entity(table, entity, value) is near
                 assert d.content.difficulty is (H if near else M)
                 checked += 1
     assert checked > 200

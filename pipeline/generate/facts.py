@@ -9,130 +9,37 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Collection, Iterator, Sequence
-from dataclasses import dataclass
 
 from core.ids import digest
 from core.records import (
     Difficulty,
     Draft,
     Provenance,
-    QuestionFormat,
     choice_draft,
 )
 from kb.knowledge import Fact, FactTable, KnowledgeBase
-from kb.retrieval import content_tokens, sentences
+from kb.retrieval import sentences
 from kb.syllabus import Syllabus
 from pipeline.difficulty import Demand, difficulty_reason, rated
+from pipeline.generate.fact_formats import (
+    FORMATS_BY_DIFFICULTY,
+    HOW_MANY,
+    HOW_MANY_CLOSE,
+    MATCH_LIST,
+    MATCH_LIST_CLOSE,
+    MULTI_STATEMENT,
+    MULTI_STATEMENT_CLOSE,
+    ODD_PAIR,
+    ODD_PAIR_CLOSE,
+    REVERSE,
+    TWO_STATEMENTS,
+    FactFormat,
+    near_miss,
+    near_to_entity,
+)
 from pipeline.generate.streams import live_topics_of, round_robin
 
 GENERATOR = "offline.facts"
-
-
-@dataclass(frozen=True)
-class FactFormat:
-    """A way of asking about facts. `near` variants pick near-miss distractors or false claims
-    (`near_miss`), so the same format is asked at more than one difficulty; the rubric labels
-    each draft by what it measured on the options it chose."""
-
-    kind: str
-    what: str
-    question_format: QuestionFormat
-    near: bool = False
-
-
-FORWARD = FactFormat("forward", "one fact, asked directly", QuestionFormat.SINGLE_CORRECT)
-FORWARD_CLOSE = FactFormat(
-    "forward_close",
-    "one fact, asked directly, among values that share words with it",
-    QuestionFormat.SINGLE_CORRECT,
-    near=True,
-)
-REVERSE = FactFormat("reverse", "recall from property to member", QuestionFormat.SINGLE_CORRECT)
-TWO_STATEMENTS = FactFormat(
-    "two_statements", "two claims, each judged true or false", QuestionFormat.TWO_STATEMENTS
-)
-ODD_PAIR = FactFormat(
-    "incorrect_pair", "four pairings to check, one of them false", QuestionFormat.INCORRECT_PAIR
-)
-ODD_PAIR_CLOSE = FactFormat(
-    "incorrect_pair_close",
-    "four pairings to check; the false one swaps in a value close to the true one",
-    QuestionFormat.INCORRECT_PAIR,
-    near=True,
-)
-MATCH_LIST = FactFormat(
-    "match_list", "four pairings to recall and code as a matching", QuestionFormat.MATCH_LIST
-)
-MATCH_LIST_CLOSE = FactFormat(
-    "match_list_close",
-    "four pairings to recall; every wrong coding is one swap from the right one",
-    QuestionFormat.MATCH_LIST,
-    near=True,
-)
-HOW_MANY = FactFormat(
-    "how_many_correct",
-    "four pairings to judge, and every one counts",
-    QuestionFormat.HOW_MANY_CORRECT,
-)
-HOW_MANY_CLOSE = FactFormat(
-    "how_many_correct_close",
-    "four pairings to judge; every false one swaps in a value close to the true one",
-    QuestionFormat.HOW_MANY_CORRECT,
-    near=True,
-)
-MULTI_STATEMENT = FactFormat(
-    "multi_statement",
-    "several statements to judge, answered as a code of the true ones",
-    QuestionFormat.MULTI_STATEMENT,
-)
-MULTI_STATEMENT_CLOSE = FactFormat(
-    "multi_statement_close",
-    "several statements to judge; every false one swaps in a value close to the true one",
-    QuestionFormat.MULTI_STATEMENT,
-    near=True,
-)
-FORMATS_BY_KIND = {
-    f.kind: f
-    for f in (
-        FORWARD,
-        FORWARD_CLOSE,
-        REVERSE,
-        TWO_STATEMENTS,
-        ODD_PAIR,
-        ODD_PAIR_CLOSE,
-        MATCH_LIST,
-        MATCH_LIST_CLOSE,
-        HOW_MANY,
-        HOW_MANY_CLOSE,
-        MULTI_STATEMENT,
-        MULTI_STATEMENT_CLOSE,
-    )
-}
-# Which formats can make drafts at each difficulty; each draft's own label decides.
-FORMATS_BY_DIFFICULTY: dict[Difficulty, tuple[FactFormat, ...]] = {
-    Difficulty.EASY: (FORWARD,),
-    Difficulty.MEDIUM: (
-        FORWARD_CLOSE,
-        REVERSE,
-        TWO_STATEMENTS,
-        MULTI_STATEMENT,
-        ODD_PAIR,
-        MATCH_LIST,
-        HOW_MANY,
-    ),
-    Difficulty.HARD: (MULTI_STATEMENT_CLOSE, MATCH_LIST_CLOSE, ODD_PAIR_CLOSE, HOW_MANY_CLOSE),
-}
-
-
-def near_miss(true_value: str, false_value: str) -> bool:
-    """A false value close to the true one: they share a content word ("anterior pituitary"
-    for "posterior pituitary"), so only knowing the fact tells them apart."""
-    return bool(content_tokens(true_value) & content_tokens(false_value))
-
-
-def near_to_entity(table: FactTable, entity: str, value: str) -> bool:
-    """`value`, false for `entity`, is a near miss of one of the entity's true values."""
-    return any(near_miss(f.value, value) for f in table.facts if f.entity == entity)
 
 
 TWO_STATEMENT_OPTIONS = (

@@ -17,10 +17,14 @@ os.environ["QFORGE_TOPIC_FLOOR"] = "0"
 import pytest
 from hypothesis import settings as hypothesis_settings
 
+from core.records import Draft
 from core.settings import REPO_ROOT, Settings
 from kb.knowledge import KnowledgeBase, load_knowledge_base
 from kb.syllabus import Syllabus, load_syllabus
 from pipeline.compose import Services, build_services
+from pipeline.generate.numerical import numerical_draft
+from pipeline.templates.catalogue import TEMPLATES_BY_ID
+from pipeline.verify.gate import screen_refusal
 
 DATA_DIR = REPO_ROOT / "data"
 # `make test-fast` runs property tests on a quarter of their examples (`--hypothesis-profile
@@ -32,6 +36,24 @@ def examples(n: int) -> int:
     """n examples (property-test cases, seeds) under the default profile; a quarter of them
     under `fast`."""
     return max(5, n * hypothesis_settings().max_examples // 100)
+
+
+def sound_drafts(template_id: str, syllabus: Syllabus, n: int, start: int = 0) -> list[Draft]:
+    """The first n drafts of a numerical template from seed `start` on that the screens pass
+    (a draw whose named mistakes give no three distinct options, or a giveaway, is skipped)."""
+    template = TEMPLATES_BY_ID[template_id]
+    found = []
+    for seed in range(start, start + 500):
+        draft = numerical_draft(template, seed, syllabus)
+        if draft is not None and screen_refusal(draft) is None:
+            found.append(draft)
+            if len(found) == n:
+                return found
+    raise AssertionError(f"{template_id}: fewer than {n} sound drafts from seed {start}")
+
+
+def sound_draft(template_id: str, syllabus: Syllabus, start: int = 0) -> Draft:
+    return sound_drafts(template_id, syllabus, 1, start)[0]
 
 
 @pytest.fixture(scope="session")

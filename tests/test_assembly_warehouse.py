@@ -16,9 +16,8 @@ from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
 from pipeline.generate.fact_formats import FORWARD, REVERSE
 from pipeline.generate.facts import single_correct_draft, two_statements_draft
-from pipeline.generate.numerical import numerical_draft
-from pipeline.templates.catalogue import TEMPLATES_BY_ID
 from site_builder.documents import paper_document
+from tests.conftest import sound_drafts
 
 
 def stored(draft: Draft | None) -> Question:
@@ -32,8 +31,7 @@ def stored(draft: Draft | None) -> Question:
 
 
 def numericals(syllabus: Syllabus, n: int) -> list[Question]:
-    template = TEMPLATES_BY_ID["phy-eom-final-velocity"]
-    return [stored(numerical_draft(template, seed, syllabus)) for seed in range(n)]
+    return [stored(d) for d in sound_drafts("phy-eom-final-velocity", syllabus, n)]
 
 
 def test_the_pool_names_each_questions_near_duplicate_group(

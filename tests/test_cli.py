@@ -70,7 +70,11 @@ def test_a_draft_too_close_to_a_reference_question_is_refused(
 
     monkeypatch.setenv("QFORGE_HOME", str(tmp_path))
     services = build_services(Settings(home=tmp_path))
-    first = next(services.drafter.drafts(Subject.PHYSICS, Difficulty.EASY, {}))
+    from pipeline.verify.gate import screen_refusal
+
+    # The first draft the fill will put past hygiene and the giveaway screen.
+    drafts = services.drafter.drafts(Subject.PHYSICS, Difficulty.EASY, {})
+    first = next(d for d in drafts if screen_refusal(d) is None)
     c = first.content
     refs = tmp_path / "past.jsonl"
     record = {

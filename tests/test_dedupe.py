@@ -14,11 +14,11 @@ from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
 from pipeline.fill.pool import fill_pool
 from pipeline.generate.drafter import OfflineDrafter
-from pipeline.generate.numerical import numerical_draft
 from pipeline.templates.catalogue import TEMPLATES, TEMPLATES_BY_ID
 from pipeline.verify.dedupe import NearDuplicateGate
 from pipeline.verify.gate import judged, solver_view
 from pipeline.verify.solver import OfflineSolver
+from tests.conftest import sound_drafts
 
 
 @pytest.fixture(scope="module")
@@ -35,8 +35,7 @@ def _stored(draft: Draft, solver: OfflineSolver):
 def test_a_question_restated_by_another_source_is_refused(gate_embed, syllabus, kb) -> None:
     solver = OfflineSolver(kb, TEMPLATES_BY_ID)
     template = TEMPLATES[0]
-    original = numerical_draft(template, 0, syllabus)
-    assert original is not None
+    original, variant = sound_drafts(template.template_id, syllabus, 2)
     gate = NearDuplicateGate(gate_embed)
     gate.add([_stored(original, solver)])
     # The same question with one word changed, drafted by another template id.
@@ -52,8 +51,7 @@ def test_a_question_restated_by_another_source_is_refused(gate_embed, syllabus, 
     reason = gate.screen(copy)
     assert reason is not None and reason.startswith("near_duplicate_own: ")
     # The template's own variants (other numbers) are intended, not duplicates.
-    variant = numerical_draft(template, 1, syllabus)
-    assert variant is not None and gate.screen(variant) is None
+    assert gate.screen(variant) is None
 
 
 def test_questions_of_different_sources_pass(

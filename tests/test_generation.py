@@ -11,11 +11,11 @@ from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
 from pipeline.generate.drafter import OfflineDrafter
 from pipeline.generate.facts import fact_drafts
-from pipeline.generate.numerical import numerical_draft, numerical_drafts
+from pipeline.generate.numerical import numerical_drafts
 from pipeline.templates.catalogue import TEMPLATES, TEMPLATES_BY_ID
 from pipeline.verify.gate import judged, solver_view
 from pipeline.verify.solver import OfflineSolver
-from tests.conftest import examples
+from tests.conftest import examples, sound_draft
 
 
 @pytest.fixture(scope="module")
@@ -37,9 +37,7 @@ def sample_fact_drafts(
 
 
 def a_draft(syllabus: Syllabus, template_id: str = "phy-kinetic-energy", seed: int = 3) -> Draft:
-    draft = numerical_draft(TEMPLATES_BY_ID[template_id], seed, syllabus)
-    assert draft is not None
-    return draft
+    return sound_draft(template_id, syllabus, seed)
 
 
 def test_the_solver_view_hides_key_and_explanation(syllabus: Syllabus) -> None:

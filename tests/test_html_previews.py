@@ -42,7 +42,6 @@ from pipeline.assemble.index import index_pool
 from pipeline.assemble.request import SUBJECTS, daily_request
 from pipeline.fill.pool import fill_pool
 from pipeline.generate.drafter import OfflineDrafter
-from pipeline.generate.numerical import numerical_draft
 from pipeline.templates.catalogue import TEMPLATES, TEMPLATES_BY_ID
 from pipeline.verify.solver import OfflineSolver
 from site_builder.documents import paper_document
@@ -57,7 +56,7 @@ from site_builder.html import (
     relative_url,
     write_previews,
 )
-from tests.conftest import DATA_DIR
+from tests.conftest import DATA_DIR, sound_draft
 
 DAY = dt.date(2026, 11, 25)
 FIGURE_ID = "fig-convex-lens"
@@ -87,8 +86,7 @@ def stored(content: Any, provenance: Any) -> Question:
 
 def figure_question(syllabus: Syllabus) -> Question:
     """A lens numerical that shows the bundled ray diagram (no offline generator adds figures)."""
-    draft = numerical_draft(TEMPLATES_BY_ID["phy-lens-image-distance"], 3, syllabus)
-    assert draft is not None
+    draft = sound_draft("phy-lens-image-distance", syllabus, 3)
     figure = FigureRef(figure_id=FIGURE_ID, caption="Image formation by a convex lens, $u > 2f$")
     return stored(draft.content.model_copy(update={"figures": (figure,)}), draft.provenance)
 
@@ -287,8 +285,7 @@ def test_a_question_page_shows_stem_options_answer_and_explanation(built: Built)
 
 
 def hostile_question(syllabus: Syllabus) -> Question:
-    draft = numerical_draft(TEMPLATES_BY_ID["phy-eom-final-velocity"], 1, syllabus)
-    assert draft is not None
+    draft = sound_draft("phy-eom-final-velocity", syllabus, 1)
     c = draft.content
     options = list(c.options)
     options[1] = Option(key="B", text='<img src=x onerror="alert(1)"> $x$')

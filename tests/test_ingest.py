@@ -294,13 +294,10 @@ def test_stored_questions_are_indexed_for_near_duplicate_checks(
     from core.ids import question_id
     from core.records import Question, SolverVerdict
     from kb.store import question_rows, question_text
-    from pipeline.generate.numerical import numerical_draft
-    from pipeline.templates.catalogue import TEMPLATES_BY_ID
+    from tests.conftest import sound_drafts
 
     questions = []
-    for seed in range(3):
-        draft = numerical_draft(TEMPLATES_BY_ID["phy-kinetic-energy"], seed, syllabus)
-        assert draft is not None
+    for draft in sound_drafts("phy-kinetic-energy", syllabus, 3):
         questions.append(
             Question(
                 question_id=question_id(draft.content),

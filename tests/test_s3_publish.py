@@ -23,8 +23,6 @@ from core.s3store import BucketMissingError, S3ObjectStore, s3_client
 from core.settings import Settings
 from core.storage import ImmutableObjectError, LocalObjectStore
 from kb.syllabus import Syllabus
-from pipeline.generate.numerical import numerical_draft
-from pipeline.templates.catalogue import TEMPLATES_BY_ID
 from site_builder.documents import DAILY_POINTER_KEY, daily_paper_key, question_key
 from site_builder.export import export_daily_paper, publish_daily_pointer
 from site_builder.headers import IMMUTABLE
@@ -36,6 +34,7 @@ from site_builder.s3 import (
     publish_tree,
 )
 from site_builder.snapshot import POOL_SNAPSHOT_KEY
+from tests.conftest import sound_drafts
 
 TZ = "Asia/Kolkata"
 # 2026-11-25 20:00 IST: four hours before the paper rolls over at 00:00 IST (18:30 UTC).
@@ -75,9 +74,9 @@ def bucket(endpoint: str) -> S3ObjectStore:
 
 def make_questions(syllabus: Syllabus, seeds: range) -> list[Question]:
     out = []
+    drafts = sound_drafts("phy-eom-final-velocity", syllabus, max(seeds) + 1)
     for seed in seeds:
-        draft = numerical_draft(TEMPLATES_BY_ID["phy-eom-final-velocity"], seed, syllabus)
-        assert draft is not None
+        draft = drafts[seed]
         out.append(
             Question(
                 question_id=question_id(draft.content),

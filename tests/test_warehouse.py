@@ -8,15 +8,13 @@ import pytest
 from core.records import Paper, Question, SolverVerdict
 from core.warehouse import SCHEMA_VERSION, ImmutableRecordError, open_warehouse
 from kb.syllabus import Syllabus
-from pipeline.generate.numerical import numerical_draft
-from pipeline.templates.catalogue import TEMPLATES_BY_ID
+from tests.conftest import sound_drafts
 
 
 def make_question(syllabus: Syllabus, seed: int = 0) -> Question:
     from core.ids import question_id
 
-    draft = numerical_draft(TEMPLATES_BY_ID["phy-eom-final-velocity"], seed, syllabus)
-    assert draft is not None
+    draft = sound_drafts("phy-eom-final-velocity", syllabus, seed + 1)[seed]
     return Question(
         question_id=question_id(draft.content),
         content=draft.content,

@@ -624,6 +624,7 @@ class NoReplyEvery:
 @pytest.mark.parametrize("every", [2, 1])
 def test_a_top_up_solve_with_no_reply_is_no_attempt(every: int, pool_questions: list[Any]) -> None:
     from pipeline.fill.topup import top_up
+    from pipeline.verify.gate import HYGIENE
 
     services = BASE[0]
     solver = NoReplyEvery(services.solver, every)
@@ -635,11 +636,14 @@ def test_a_top_up_solve_with_no_reply_is_no_attempt(every: int, pool_questions: 
     assert not any("transport" in (a.rejection_reason or "") for a in attempts)
     # The job's heartbeat beats for every solve, answered or not (a slow provider is alive).
     assert len(beats) == len(made.accepted) + made.rejected + made.unsolved
+    # Drafts the screens refuse (hygiene, giveaways) are recorded without a solve.
+    solved = [a for a in attempts if a.solver != HYGIENE]
     if every == 1:  # a provider that is down: the budget ends the top-up, nothing is recorded
-        assert made.accepted == [] and made.unsolved == 12 and solver.calls == 12
+        assert made.accepted == [] and made.unsolved + made.rejected == 12
+        assert made.unsolved == solver.calls >= 1
     else:
         assert len(made.accepted) == 3 and made.unsolved >= 1
-        assert len(attempts) + made.unsolved == solver.calls
+        assert len(solved) + made.unsolved == solver.calls
 
 
 def test_a_runner_closed_and_started_again_takes_jobs(

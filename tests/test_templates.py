@@ -68,7 +68,9 @@ def test_template_over_many_seeds(template: NumericalTemplate, syllabus: Syllabu
         assert len(named) == 3
         for text, name, _ in named:
             value = first_number(text)
-            assert value in mistakes and mistakes[value] == name, (text, name, mistakes)
+            assert value is not None
+            traced = [m for v, m in mistakes.items() if math.isclose(v, value, rel_tol=1e-9)]
+            assert name in traced, (text, name, mistakes)
 
 
 @pytest.mark.parametrize("template", TEMPLATES[:: max(1, len(TEMPLATES) // 12)])

@@ -649,4 +649,355 @@ MAGNETISM: tuple[NumericalTemplate, ...] = (
     ),
 )
 
-ELECTRICITY_CHAINS: tuple[NumericalTemplate, ...] = ELECTROSTATICS + CURRENT_ELECTRICITY + MAGNETISM
+# ── Unit 14: Electromagnetic Induction and Alternating Currents ──────────────────────────────
+
+
+def _reactance(p: Params, added: bool = False) -> float:
+    xl = 2 * math.pi * p["f"] * p["L"]
+    xc = 1 / (2 * math.pi * p["f"] * p["C"])
+    return xl + xc if added else abs(xl - xc)
+
+
+def _impedance(p: Params, added: bool = False) -> float:
+    return math.hypot(p["R"], _reactance(p, added))
+
+
+def _lcr_power(p: Params) -> float:
+    return p["Vrms"] ** 2 * p["R"] / _impedance(p) ** 2
+
+
+def _secondary_voltage(p: Params) -> float:
+    return p["Vp"] * p["Ns"] / p["Np"]
+
+
+def _load_power(p: Params) -> float:
+    return _secondary_voltage(p) ** 2 / p["R"]
+
+
+def _primary_current(p: Params) -> float:
+    return _load_power(p) / (p["eta"] * p["Vp"])
+
+
+def _induced_emf(p: Params, trig: float | None = None) -> float:
+    factor = _sin(p["theta"]) if trig is None else trig
+    return p["turns"] * p["A"] * p["B"] * factor / p["t"]
+
+
+def _coil_heat(p: Params, trig: float | None = None) -> float:
+    return _induced_emf(p, trig) ** 2 * p["t"] / p["R"]
+
+
+INDUCTION_AC: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "phy-chain-lcr-impedance-power-factor-power",
+        PHY,
+        "phy-power-in-ac-circuits",
+        Demand(steps=3, concepts=3),
+        "the impedance from the two reactances, then the power factor R/Z, then the average "
+        "power V_rms I_rms cos φ",
+        givens=(
+            Q("R", "R", r"\Omega", choices=span(20, 200, 10)),
+            Q("L", "L", r"\mathrm{mH}", si=1e-3, choices=span(100, 500, 20)),
+            Q("C", "C", MICRO_F, si=1e-6, choices=span(10, 100, 5)),
+            Q("f", "f", r"\mathrm{Hz}", choices=(50.0,)),
+            Q("Vrms", r"V_{rms}", r"\mathrm{V}", choices=(100.0, 200.0, 220.0, 230.0)),
+        ),
+        unknown=Q("P", "P", r"\mathrm{W}"),
+        chain=(
+            Step(
+                Q("Z", "Z", r"\Omega"),
+                "Eq(Z**2, R**2 + (2*pi*f*L - 1/(2*pi*f*C))**2)",
+                "impedance of a series LCR circuit",
+                compute=_impedance,
+            ),
+            Step(
+                Q("pf", r"\cos\phi"),
+                "Eq(pf*Z, R)",
+                "power factor from the phase between current and voltage",
+                compute=lambda p: p["R"] / _impedance(p),
+            ),
+        ),
+        relation="Eq(P*Z, Vrms**2*pf)",
+        concept="average power in an AC circuit",
+        compute=_lcr_power,
+        mistakes=(
+            Mistake(
+                "leaving out the power factor: P = V_rms²/Z",
+                lambda p: p["Vrms"] ** 2 / _impedance(p),
+            ),
+            Mistake(
+                "taking P = V_rms²/R, as if the circuit were at resonance",
+                lambda p: p["Vrms"] ** 2 / p["R"],
+            ),
+            Mistake(
+                "using sin φ = X/Z as the power factor",
+                lambda p: p["Vrms"] ** 2 * _reactance(p) / _impedance(p) ** 2,
+            ),
+            Mistake(
+                "using the peak voltage √2 V_rms in place of V_rms",
+                lambda p: 2 * _lcr_power(p),
+            ),
+            Mistake(
+                "adding the reactances, X = X_L + X_C",
+                lambda p: p["Vrms"] ** 2 * p["R"] / _impedance(p, added=True) ** 2,
+            ),
+        ),
+        stem="A series LCR circuit has a resistor {R}, an inductor {L} and a capacitor {C}, "
+        "connected across an AC source of frequency {f} and rms voltage {Vrms}. The average "
+        "power dissipated in the circuit is",
+        method="$X_L = 2\\pi fL$ and $X_C = \\dfrac{{1}}{{2\\pi fC}}$, so the impedance is "
+        "$Z = \\sqrt{{R^2 + (X_L - X_C)^2}} = {Z}\\ \\Omega$. The power factor is $\\cos\\phi = "
+        "R/Z = {pf}$, and the average power is $P = V_{{rms}}I_{{rms}}\\cos\\phi = "
+        "\\dfrac{{V_{{rms}}^2}}{{Z}}\\cos\\phi$ $=$ {answer}.",
+        accept=lambda p: 0.35 <= p["R"] / _impedance(p) <= 0.9,
+    ),
+    NumericalTemplate(
+        "phy-chain-transformer-load-primary-current",
+        PHY,
+        "phy-transformer",
+        Demand(steps=3, concepts=3),
+        "the secondary voltage from the turns ratio, then the power V_s²/R the load takes, then "
+        "the primary current from the input power P_out/η",
+        givens=(
+            Q("Np", "N_p", choices=span(1000, 3000, 100)),
+            Q("Ns", "N_s", choices=span(100, 1500, 50)),
+            Q("Vp", "V_p", r"\mathrm{V}", choices=(220.0, 230.0)),
+            Q("R", "R", r"\Omega", choices=span(5, 50, 1)),
+            Q("eta", r"\eta", r"\%", si=0.01, choices=span(60, 90, 5)),
+        ),
+        unknown=Q("Ip", "I_p", r"\mathrm{A}"),
+        chain=(
+            Step(
+                Q("Vs", "V_s", r"\mathrm{V}"),
+                "Eq(Vs*Np, Vp*Ns)",
+                "transformer turns ratio",
+                compute=_secondary_voltage,
+            ),
+            Step(
+                Q("Ps", "P_{out}", r"\mathrm{W}"),
+                "Eq(Ps*R, Vs**2)",
+                "power delivered to a resistive load",
+                compute=_load_power,
+            ),
+        ),
+        relation="Eq(eta*Vp*Ip, Ps)",
+        concept="efficiency of a transformer",
+        compute=_primary_current,
+        mistakes=(
+            Mistake(
+                "ignoring the efficiency, as for an ideal transformer",
+                lambda p: _load_power(p) / p["Vp"],
+            ),
+            Mistake(
+                "multiplying by the efficiency instead of dividing by it",
+                lambda p: p["eta"] * _load_power(p) / p["Vp"],
+            ),
+            Mistake(
+                "giving the secondary current V_s/R",
+                lambda p: _secondary_voltage(p) / p["R"],
+            ),
+            Mistake(
+                "dividing the input power by V_s instead of V_p",
+                lambda p: _load_power(p) / (p["eta"] * _secondary_voltage(p)),
+            ),
+        ),
+        stem="A transformer has {Np} turns in its primary coil and {Ns} turns in its secondary "
+        "coil. The primary is connected to an AC supply of rms voltage {Vp}, and a resistor {R} "
+        "is connected across the secondary. If the efficiency of the transformer is {eta}, the "
+        "rms current drawn from the supply is",
+        method="The turns ratio gives $V_s = V_p\\dfrac{{N_s}}{{N_p}} = {Vs}$ V, so the load "
+        "takes $P_{{out}} = \\dfrac{{V_s^2}}{{R}} = {Ps}$ W. With efficiency $\\eta$ the input "
+        "power is $P_{{out}}/\\eta = V_pI_p$, so $I_p = \\dfrac{{P_{{out}}}}{{\\eta V_p}}$ $=$ "
+        "{answer}.",
+        accept=lambda p: 2 <= p["Np"] / p["Ns"] <= 10,
+    ),
+    NumericalTemplate(
+        "phy-chain-faraday-coil-heat",
+        PHY,
+        "phy-faradays-law",
+        Demand(steps=2, concepts=2),
+        "the induced emf from the rate of change of flux linkage (Faraday's law), then the "
+        "Joule heat ε²t/R while the field falls",
+        givens=(
+            Q("turns", "N", choices=span(50, 500, 50)),
+            Q("A", "A", r"\mathrm{cm^2}", si=1e-4, choices=span(20, 200, 10)),
+            Q("R", "R", r"\Omega", choices=(0.5, 1.5, 2.0, 2.5, 3.0)),
+            Q("B", "B", r"\mathrm{T}", choices=(0.1, 0.2, 0.25, 0.4, 0.5, 0.8, 1.0)),
+            Q("theta", r"\theta", DEG, choices=(30.0, 60.0)),
+            Q("t", "t", r"\mathrm{s}", choices=span(0.1, 0.5, 0.05)),
+        ),
+        unknown=Q("H", "H", r"\mathrm{J}"),
+        chain=(
+            Step(
+                Q("emf", r"\varepsilon", r"\mathrm{V}"),
+                "Eq(emf*t, turns*A*B*sin(theta*pi/180))",
+                "Faraday's law of induction",
+                compute=_induced_emf,
+            ),
+        ),
+        relation="Eq(H*R, emf**2*t)",
+        concept="Joule heating by the induced current",
+        compute=_coil_heat,
+        mistakes=(
+            Mistake(
+                "taking the flux as NBA cos θ with θ measured from the plane of the coil",
+                lambda p: _coil_heat(p, trig=_cos(p["theta"])),
+            ),
+            Mistake(
+                "ignoring the angle, as if the field were along the normal",
+                lambda p: _coil_heat(p, trig=1.0),
+            ),
+            Mistake(
+                "giving the power ε²/R instead of the heat (leaving out the time)",
+                lambda p: _induced_emf(p) ** 2 / p["R"],
+            ),
+            Mistake(
+                "writing the heat as ε²Rt, mixing up I²Rt",
+                lambda p: _induced_emf(p) ** 2 * p["R"] * p["t"],
+            ),
+        ),
+        stem="A coil of {turns} turns, each of area {A}, has a total resistance {R}. It lies in "
+        "a uniform magnetic field {B} that makes an angle {theta} with the plane of the coil. "
+        "The field is reduced steadily to zero in a time {t}. The heat produced in the coil "
+        "during this time is",
+        method="The field makes $\\theta$ with the plane, so $(90^\\circ - \\theta)$ with the "
+        "normal: the flux linkage is $NBA\\sin\\theta$. Falling steadily to zero, it induces "
+        "$\\varepsilon = \\dfrac{{NBA\\sin\\theta}}{{t}} = {emf}$ V. The current "
+        "$\\varepsilon/R$ flows for the time $t$, producing $H = \\dfrac{{\\varepsilon^2t}}{{R}}$ "
+        "$=$ {answer}.",
+        accept=lambda p: 0.02 <= _coil_heat(p) <= 50,
+    ),
+)
+
+# ── Unit 15: Electromagnetic Waves ───────────────────────────────────────────────────────────
+
+
+def _field_amplitude(p: Params, area: float | None = None, eta: float | None = None) -> float:
+    spread = 4 * math.pi * p["r"] ** 2 if area is None else area
+    intensity = (p["eta"] if eta is None else eta) * p["P"] / spread
+    return math.sqrt(2 * intensity / (p["c"] * p["eps0"]))
+
+
+def _displacement_current(p: Params) -> float:
+    return p["eps0"] * math.pi * p["R"] ** 2 * p["rate"] / p["gap"]
+
+
+def _field_inside_plates(p: Params) -> float:
+    return 4 * math.pi * p["k"] * _displacement_current(p) * p["r"] / (2 * math.pi * p["R"] ** 2)
+
+
+EM_WAVES: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "phy-chain-lamp-intensity-field-amplitude",
+        PHY,
+        "phy-em-wave-characteristics",
+        Demand(steps=2, concepts=2),
+        "the intensity at the distance r from the inverse-square spreading of the light, then "
+        "the field amplitude from I = ½cε₀E₀²",
+        givens=(
+            Q("P", "P", r"\mathrm{W}", choices=(40.0, 60.0, 100.0, 150.0, 200.0)),
+            Q("eta", r"\eta", r"\%", si=0.01, choices=span(2, 10, 1)),
+            Q("r", "r", r"\mathrm{m}", choices=span(1, 5, 0.5)),
+            LIGHT,
+            EPS0,
+        ),
+        unknown=Q("E0", "E_0", r"\mathrm{V\,m^{-1}}"),
+        chain=(
+            Step(
+                Q("Iv", "I", r"\mathrm{W\,m^{-2}}"),
+                "Eq(Iv*4*pi*r**2, eta*P)",
+                "intensity of a point source falling off as 1/r²",
+                compute=lambda p: p["eta"] * p["P"] / (4 * math.pi * p["r"] ** 2),
+            ),
+        ),
+        relation="Eq(2*Iv, c*eps0*E0**2)",
+        concept="intensity of an electromagnetic wave from its field amplitude",
+        compute=_field_amplitude,
+        mistakes=(
+            Mistake(
+                "using I = cε₀E² (the rms form) and reporting that field as the amplitude",
+                lambda p: _field_amplitude(p) / math.sqrt(2),
+            ),
+            Mistake(
+                "spreading the light over a hemisphere, 2πr²",
+                lambda p: _field_amplitude(p, area=2 * math.pi * p["r"] ** 2),
+            ),
+            Mistake(
+                "spreading the light over a disc of area πr²",
+                lambda p: _field_amplitude(p, area=math.pi * p["r"] ** 2),
+            ),
+            Mistake(
+                "ignoring the efficiency, as if all the power came out as light",
+                lambda p: _field_amplitude(p, eta=1.0),
+            ),
+        ),
+        stem="A lamp of power {P} converts {eta} of it into visible light, which it radiates "
+        "uniformly in all directions. At a distance {r} from the lamp, treating the light as a "
+        "plane electromagnetic wave and taking {c} and {eps0}, the amplitude of its electric "
+        "field is",
+        method="The light power $\\eta P$ spreads over a sphere of radius $r$: $I = "
+        "\\dfrac{{\\eta P}}{{4\\pi r^2}} = {Iv}\\ \\mathrm{{W\\,m^{{-2}}}}$. For a plane wave "
+        "$I = \\tfrac{{1}}{{2}}c\\varepsilon_0E_0^2$, so $E_0 = \\sqrt{{\\dfrac{{2I}}"
+        "{{c\\varepsilon_0}}}}$ $=$ {answer}.",
+    ),
+    NumericalTemplate(
+        "phy-chain-displacement-current-field-between-plates",
+        PHY,
+        "phy-displacement-current",
+        Demand(steps=2, concepts=2),
+        "the displacement current ε₀ dΦ_E/dt through the plates, then the magnetic field inside "
+        "from the Ampère–Maxwell law, counting only the part of it enclosed",
+        givens=(
+            Q("R", "R", r"\mathrm{cm}", si=0.01, choices=span(5, 20, 1)),
+            Q("gap", "d", r"\mathrm{mm}", si=1e-3, choices=span(1, 5, 0.5)),
+            Q("rate", r"dV/dt", r"\mathrm{V\,s^{-1}}", choices=(1e8, 2e8, 5e8, 1e9, 2e9, 5e9)),
+            EPS0,
+            MU0_4PI,
+            Q("r", "r", r"\mathrm{cm}", si=0.01, choices=span(2, 19, 1)),
+        ),
+        unknown=Q("B", "B", r"\mu\mathrm{T}", si=1e-6),
+        chain=(
+            Step(
+                Q("Id", "I_d", r"\mathrm{A}"),
+                "Eq(Id*gap, eps0*pi*R**2*rate)",
+                "displacement current from the changing electric flux",
+                compute=_displacement_current,
+            ),
+        ),
+        relation="Eq(B*2*pi*R**2, 4*pi*k*Id*r)",
+        concept="Ampère–Maxwell law for a loop inside the capacitor",
+        compute=_field_inside_plates,
+        mistakes=(
+            Mistake(
+                "taking the whole displacement current as enclosed: B = μ₀I_d/2πr",
+                lambda p: 2 * p["k"] * _displacement_current(p) / p["r"],
+            ),
+            Mistake(
+                "giving the field at the rim, μ₀I_d/2πR",
+                lambda p: 2 * p["k"] * _displacement_current(p) / p["R"],
+            ),
+            Mistake(
+                "using the field at the centre of a circular loop, μ₀I_d/2R",
+                lambda p: 2 * math.pi * p["k"] * _displacement_current(p) / p["R"],
+            ),
+            unit_slip(
+                "leaving the gap in millimetres",
+                lambda p: _field_inside_plates(p) / 1000,
+            ),
+        ),
+        stem="A parallel-plate capacitor has circular plates of radius {R} separated by a gap "
+        "{gap} of vacuum. The potential difference between the plates rises at a steady rate "
+        "{rate}. Taking {eps0} and {k}, and neglecting edge effects, the magnitude of the "
+        "magnetic field between the plates at a distance {r} from their common axis is",
+        method="The flux of the uniform field $E = V/d$ through the plates is $EA$, so the "
+        "displacement current is $I_d = \\varepsilon_0\\dfrac{{d\\Phi_E}}{{dt}} = "
+        "\\dfrac{{\\varepsilon_0\\pi R^2}}{{d}}\\dfrac{{dV}}{{dt}} = {Id}$ A. A circle of radius "
+        "$r < R$ encloses the fraction $r^2/R^2$ of it, so $B(2\\pi r) = \\mu_0I_d\\dfrac{{r^2}}"
+        "{{R^2}}$, $B = \\dfrac{{\\mu_0I_dr}}{{2\\pi R^2}}$ $=$ {answer}.",
+        accept=lambda p: 0.35 <= p["r"] / p["R"] < 1,
+    ),
+)
+
+ELECTRICITY_CHAINS: tuple[NumericalTemplate, ...] = (
+    ELECTROSTATICS + CURRENT_ELECTRICITY + MAGNETISM + INDUCTION_AC + EM_WAVES
+)

@@ -998,6 +998,797 @@ EM_WAVES: tuple[NumericalTemplate, ...] = (
     ),
 )
 
+# ── Unit 16: Optics ──────────────────────────────────────────────────────────────────────────
+
+
+def _lensmaker_focal(p: Params, index_term: float | None = None, one_face: bool = False) -> float:
+    term = p["n"] - 1 if index_term is None else index_term
+    curvature = 1 / p["R1"] if one_face else 1 / p["R1"] + 1 / p["R2"]
+    return 1 / (term * curvature)
+
+
+def _image_height(p: Params, f: float | None = None) -> float:
+    focal = _lensmaker_focal(p) if f is None else f
+    v = 1 / (1 / focal - 1 / p["d"])
+    return p["ho"] * v / p["d"]
+
+
+def _emergent_radius(p: Params, depth: str = "D") -> float:
+    n = p["D"] / p["Dapp"]
+    return p[depth] / math.sqrt(n**2 - 1)
+
+
+NICE_INDICES = (1.25, 4 / 3, 1.4, 1.5, 1.6)
+
+
+def _dark_fringe(p: Params, order: float | None = None, medium: float | None = None) -> float:
+    k = p["m"] - 0.5 if order is None else order
+    wavelength = p["lam"] / p["n"] if medium is None else medium
+    return k * wavelength * p["D"] / p["d"]
+
+
+OPTICS: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "phy-chain-lensmaker-image-height",
+        PHY,
+        "phy-lens-formula",
+        Demand(steps=3, concepts=3),
+        "the focal length from the lens maker's formula, then the image distance from the thin "
+        "lens formula, then the image height from the magnification v/u",
+        givens=(
+            Q("n", "n", choices=(1.5, 1.6)),
+            Q("R1", "R_1", r"\mathrm{cm}", si=0.01, choices=span(10, 40, 5)),
+            Q("R2", "R_2", r"\mathrm{cm}", si=0.01, choices=span(10, 40, 5)),
+            Q("ho", "h_o", r"\mathrm{cm}", si=0.01, choices=span(1, 5, 0.5)),
+            Q("d", "u", r"\mathrm{cm}", si=0.01, choices=span(20, 120, 5)),
+        ),
+        unknown=Q("hi", "h_i", r"\mathrm{cm}", si=0.01),
+        chain=(
+            Step(
+                Q("f", "f", r"\mathrm{cm}", si=0.01),
+                "Eq(1/f, (n - 1)*(1/R1 + 1/R2))",
+                "lens maker's formula",
+                compute=_lensmaker_focal,
+            ),
+            Step(
+                Q("v", "v", r"\mathrm{cm}", si=0.01),
+                "Eq(1/v + 1/d, 1/f)",
+                "thin lens formula",
+                compute=lambda p: 1 / (1 / _lensmaker_focal(p) - 1 / p["d"]),
+            ),
+        ),
+        relation="Eq(hi*d, ho*v)",
+        concept="linear magnification of a lens",
+        compute=_image_height,
+        mistakes=(
+            Mistake(
+                "using n in place of (n − 1) in the lens maker's formula",
+                lambda p: _image_height(p, f=_lensmaker_focal(p, index_term=p["n"])),
+            ),
+            Mistake(
+                "a sign slip in the lens formula: 1/v = 1/f + 1/|u|",
+                lambda p: p["ho"] / (1 + p["d"] / _lensmaker_focal(p)),
+            ),
+            Mistake(
+                "inverting the magnification, m = u/v",
+                lambda p: p["ho"] ** 2 / _image_height(p),
+            ),
+            Mistake(
+                "counting only one curved face in the lens maker's formula",
+                lambda p: _image_height(p, f=_lensmaker_focal(p, one_face=True)),
+            ),
+        ),
+        stem="A thin double-convex lens is made of glass of refractive index {n}, and the radii "
+        "of curvature of its two faces are {R1} and {R2}. An object of height {ho} stands "
+        "upright on the principal axis at a distance {d} from the lens. The height of the image "
+        "formed by the lens is",
+        method="For a double-convex lens ($R_1 > 0$, $R_2 < 0$ in the sign convention) "
+        "$\\dfrac{{1}}{{f}} = (n - 1)\\left(\\dfrac{{1}}{{|R_1|}} + \\dfrac{{1}}{{|R_2|}}\\right)$, "
+        "so $f = {f}$ cm. With $u = -{d}$ cm, $\\dfrac{{1}}{{v}} - \\dfrac{{1}}{{u}} = "
+        "\\dfrac{{1}}{{f}}$ gives $v = {v}$ cm (a real, inverted image). The magnification is "
+        "$m = v/u$, so the image is $h_i = h_o\\dfrac{{v}}{{|u|}}$ $=$ {answer} tall.",
+        accept=lambda p: 4 / 3 * _lensmaker_focal(p) <= p["d"] <= 4 * _lensmaker_focal(p),
+    ),
+    NumericalTemplate(
+        "phy-chain-apparent-depth-emergent-circle",
+        PHY,
+        "phy-total-internal-reflection",
+        Demand(steps=2, concepts=2),
+        "the refractive index from the real and apparent depths, then the radius D tan C of the "
+        "circle of light that escapes, from the critical angle",
+        givens=(
+            Q("D", "D", r"\mathrm{cm}", si=0.01, choices=span(40, 150, 5)),
+            Q("Dapp", "D'", r"\mathrm{cm}", si=0.01, choices=span(20, 120, 1)),
+        ),
+        unknown=Q("rc", "r", r"\mathrm{cm}", si=0.01),
+        chain=(
+            Step(
+                Q("n", "n"),
+                "Eq(n*Dapp, D)",
+                "refraction at a plane surface: real and apparent depth",
+                compute=lambda p: p["D"] / p["Dapp"],
+            ),
+        ),
+        relation="Eq(rc**2*(n**2 - 1), D**2)",
+        concept="total internal reflection and the critical angle",
+        compute=_emergent_radius,
+        mistakes=(
+            Mistake(
+                "using the apparent depth as the depth of the bulb",
+                lambda p: _emergent_radius(p, depth="Dapp"),
+            ),
+            Mistake(
+                "taking the radius as D sin C = D/n",
+                lambda p: p["Dapp"],
+            ),
+            Mistake(
+                "taking the radius as D cos C",
+                lambda p: p["D"] * math.sqrt(1 - (p["Dapp"] / p["D"]) ** 2),
+            ),
+            Mistake(
+                "giving the diameter of the circle",
+                lambda p: 2 * _emergent_radius(p),
+            ),
+        ),
+        stem="A coin lying at the bottom of a tank filled with a transparent liquid to a depth "
+        "{D} appears, when viewed normally from above, to be at a depth {Dapp} below the "
+        "surface. The coin is replaced by a small bulb. The radius of the largest circle on "
+        "the liquid surface through which light from the bulb can emerge is",
+        method="Viewed normally, $n = \\dfrac{{\\text{{real depth}}}}{{\\text{{apparent "
+        "depth}}}} = {n}$. Rays meeting the surface beyond the critical angle $C$, $\\sin C = "
+        "1/n$, are totally reflected, so light escapes within a circle of radius $r = D\\tan C "
+        "= \\dfrac{{D}}{{\\sqrt{{n^2 - 1}}}}$ $=$ {answer}.",
+        accept=lambda p: any(abs(p["D"] / p["Dapp"] - x) < 1e-9 for x in NICE_INDICES),
+    ),
+    NumericalTemplate(
+        "phy-chain-ydse-in-liquid-dark-fringe",
+        PHY,
+        "phy-youngs-double-slit",
+        Demand(steps=2, concepts=2),
+        "the wavelength λ/n in the liquid, then the position (m − ½)λ'D/d of a dark fringe",
+        givens=(
+            Q("lam", r"\lambda", r"\mathrm{nm}", si=1e-9, choices=span(400, 700, 10)),
+            Q("d", "d", r"\mathrm{mm}", si=1e-3, choices=span(0.2, 1.0, 0.1)),
+            Q("D", "D", r"\mathrm{m}", choices=span(0.5, 2.0, 0.1)),
+            Q("n", "n", choices=(1.25, 1.33, 1.4, 1.5, 1.6)),
+            Q("m", "m", choices=(2.0, 3.0, 4.0, 5.0)),
+        ),
+        unknown=Q("y", "y", r"\mathrm{mm}", si=1e-3),
+        chain=(
+            Step(
+                Q("lm", r"\lambda'", r"\mathrm{nm}", si=1e-9),
+                "Eq(lm*n, lam)",
+                "wavelength of light in a medium",
+                compute=lambda p: p["lam"] / p["n"],
+            ),
+        ),
+        relation="Eq(y*d, (m - 1/2)*lm*D)",
+        concept="positions of dark fringes in Young's double-slit experiment",
+        compute=_dark_fringe,
+        mistakes=(
+            Mistake(
+                "ignoring the liquid and using the wavelength in air",
+                lambda p: _dark_fringe(p, medium=p["lam"]),
+            ),
+            Mistake(
+                "multiplying the wavelength by n in the liquid",
+                lambda p: _dark_fringe(p, medium=p["lam"] * p["n"]),
+            ),
+            Mistake(
+                "placing the dark fringe at mβ, a bright-fringe position",
+                lambda p: _dark_fringe(p, order=p["m"]),
+            ),
+            Mistake(
+                "placing the dark fringe at (m + ½)β",
+                lambda p: _dark_fringe(p, order=p["m"] + 0.5),
+            ),
+        ),
+        stem="In a Young's double-slit experiment, light of wavelength {lam} (in air) falls on "
+        "two slits a distance {d} apart, and the screen is {D} from the slits. The whole "
+        "apparatus is immersed in a transparent liquid of refractive index {n}. Counting "
+        "outwards from the central bright fringe, the distance of the centre of dark fringe "
+        "number {m} from the centre of the central bright fringe is",
+        method="In the liquid the wavelength is $\\lambda' = \\lambda/n = {lm}$ nm, so the "
+        "fringe width is $\\beta = \\lambda'D/d$. The $m$-th dark fringe lies where the path "
+        "difference is $(m - \\tfrac{{1}}{{2}})\\lambda'$: $y = (m - \\tfrac{{1}}{{2}})"
+        "\\dfrac{{\\lambda'D}}{{d}}$ $=$ {answer}.",
+    ),
+)
+
+# ── Unit 17: Dual Nature of Matter and Radiation ─────────────────────────────────────────────
+
+
+def _transition_energy(p: Params) -> float:
+    return p["E0"] * (1 / p["n1"] ** 2 - 1 / p["n2"] ** 2)
+
+
+def _photo_ke(p: Params) -> float:
+    """Maximum kinetic energy of the photoelectrons in J (the photon energy less φ)."""
+    return p["h"] * p["c"] / p["lam"] - p["phi"] * p["e"]
+
+
+def _de_broglie(p: Params, energy: float | None = None, two: float = 2.0) -> float:
+    k = _photo_ke(p) if energy is None else energy
+    return p["h"] / math.sqrt(two * p["me"] * k)
+
+
+DUAL_NATURE: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "phy-chain-hydrogen-photon-stopping-potential",
+        PHY,
+        "phy-einsteins-photoelectric-equation",
+        Demand(steps=2, concepts=2),
+        "the photon energy from the difference of the Bohr energy levels, then the stopping "
+        "potential from Einstein's photoelectric equation",
+        givens=(
+            Q("n2", "n_2", choices=(2.0, 3.0, 4.0, 5.0, 6.0)),
+            Q("n1", "n_1", choices=(1.0, 2.0)),
+            Q("phi", r"\phi", r"\mathrm{eV}", choices=span(1.8, 5.0, 0.1)),
+            Q("E0", "E_0", r"\mathrm{eV}", choices=(13.6,)),
+        ),
+        unknown=Q("V0", "V_0", r"\mathrm{V}"),
+        chain=(
+            Step(
+                Q("Eph", "E", r"\mathrm{eV}"),
+                "Eq(Eph, E0*(1/n1**2 - 1/n2**2))",
+                "Bohr energy levels of hydrogen",
+                compute=_transition_energy,
+            ),
+        ),
+        relation="Eq(V0, Eph - phi)",
+        concept="Einstein's photoelectric equation and the stopping potential",
+        compute=lambda p: _transition_energy(p) - p["phi"],
+        mistakes=(
+            Mistake(
+                "ignoring the work function and taking eV₀ equal to the photon energy",
+                _transition_energy,
+            ),
+            Mistake(
+                "adding the work function instead of subtracting it",
+                lambda p: _transition_energy(p) + p["phi"],
+            ),
+            Mistake(
+                "using 1/n in place of 1/n² for the energy levels",
+                lambda p: p["E0"] * (1 / p["n1"] - 1 / p["n2"]) - p["phi"],
+            ),
+            Mistake(
+                "using the binding energy of level n₁ alone (the series limit) as the photon "
+                "energy",
+                lambda p: p["E0"] / p["n1"] ** 2 - p["phi"],
+            ),
+        ),
+        stem="Hydrogen atoms make transitions from the level {n2} to the level {n1}, and the "
+        "photons emitted fall on a metal surface of work function {phi}. Taking the ionisation "
+        "energy of a hydrogen atom in its ground state as {E0}, the stopping potential for the "
+        "photoelectrons is",
+        method="The Bohr levels are $E_n = -\\dfrac{{13.6}}{{n^2}}$ eV, so the photon carries "
+        "$E = 13.6\\left(\\dfrac{{1}}{{n_1^2}} - \\dfrac{{1}}{{n_2^2}}\\right) = {Eph}$ eV. By "
+        "Einstein's equation the fastest photoelectrons have $K_{{max}} = E - \\phi$, and the "
+        "stopping potential satisfies $eV_0 = K_{{max}}$: $V_0 =$ {answer}.",
+        accept=lambda p: (
+            p["n2"] > p["n1"]
+            and (k := _transition_energy(p) - p["phi"]) >= 0.5
+            and _transition_energy(p) + p["phi"] <= 9 * k
+        ),
+    ),
+    NumericalTemplate(
+        "phy-chain-photoelectron-de-broglie-wavelength",
+        PHY,
+        "phy-de-broglie-wavelength",
+        Demand(steps=3, concepts=3),
+        "the photon energy hc/λ, then the maximum kinetic energy of the photoelectrons from "
+        "Einstein's equation, then their de Broglie wavelength h/√(2mK)",
+        givens=(
+            Q("lam", r"\lambda", r"\mathrm{nm}", si=1e-9, choices=span(150, 390, 10)),
+            Q("phi", r"\phi", r"\mathrm{eV}", choices=span(2.0, 4.5, 0.1)),
+            PLANCK,
+            LIGHT,
+            CHARGE,
+            E_MASS,
+        ),
+        unknown=Q("lde", r"\lambda_e", r"\mathrm{nm}", si=1e-9),
+        chain=(
+            Step(
+                Q("Eph", "E", r"\mathrm{eV}", si=EV),
+                "Eq(Eph*lam, h*c)",
+                "energy of a photon",
+                compute=lambda p: p["h"] * p["c"] / p["lam"],
+            ),
+            Step(
+                Q("K", "K_{max}", r"\mathrm{eV}", si=EV),
+                "Eq(K, Eph - phi*e)",
+                "Einstein's photoelectric equation",
+                compute=_photo_ke,
+            ),
+        ),
+        relation="Eq(2*me*K*lde**2, h**2)",
+        concept="de Broglie wavelength of an electron",
+        compute=_de_broglie,
+        mistakes=(
+            Mistake(
+                "ignoring the work function and using the whole photon energy",
+                lambda p: _de_broglie(p, energy=p["h"] * p["c"] / p["lam"]),
+            ),
+            Mistake(
+                "adding the work function to the photon energy",
+                lambda p: _de_broglie(p, energy=p["h"] * p["c"] / p["lam"] + p["phi"] * p["e"]),
+            ),
+            Mistake(
+                "dropping the 2 in p = √(2mK)",
+                lambda p: _de_broglie(p, two=1.0),
+            ),
+            Mistake(
+                "using ħ = h/2π in λ = h/p",
+                lambda p: _de_broglie(p) / (2 * math.pi),
+            ),
+        ),
+        stem="Ultraviolet light of wavelength {lam} falls on a metal surface of work function "
+        "{phi}. Taking {h}, {c}, {e} and {me}, the de Broglie wavelength of the fastest "
+        "photoelectrons emitted is",
+        method="Each photon carries $E = \\dfrac{{hc}}{{\\lambda}} = {Eph}$ eV. Einstein's "
+        "equation leaves the fastest electrons $K_{{max}} = E - \\phi = {K}$ eV. Their momentum "
+        "is $p = \\sqrt{{2m_eK_{{max}}}}$ (with $K_{{max}}$ in joules), so $\\lambda_e = "
+        "\\dfrac{{h}}{{\\sqrt{{2m_eK_{{max}}}}}}$ $=$ {answer}.",
+        accept=lambda p: 0.5 * EV <= _photo_ke(p) <= 6 * EV,
+    ),
+)
+
+# ── Unit 18: Atoms and Nuclei ────────────────────────────────────────────────────────────────
+
+
+def _ion_wavelength(
+    p: Params, z_power: float = 2.0, inverse: float = 2.0, sign: float = -1.0
+) -> float:
+    levels = 1 / p["n1"] ** inverse + sign / p["n2"] ** inverse
+    return p["hc"] / (p["E0"] * p["Zi"] ** z_power * levels)
+
+
+def _atoms_initially(p: Params) -> float:
+    return p["m"] * p["NA"] / p["M"]
+
+
+def _activity(p: Params, decay: float | None = None, elapsed: bool = True) -> float:
+    lam = math.log(2) / p["T"] if decay is None else decay
+    return lam * _atoms_initially(p) * (math.exp(-lam * p["t"]) if elapsed else 1.0)
+
+
+# Light nuclides (atomic number, mass number, atomic mass in u).
+NUCLIDES = (
+    (1.0, 3.0, 3.016049),
+    (2.0, 3.0, 3.016029),
+    (2.0, 4.0, 4.002603),
+    (3.0, 6.0, 6.015123),
+    (3.0, 7.0, 7.016004),
+    (4.0, 9.0, 9.012182),
+)
+
+
+def _mass_defect(p: Params, nuclear_mass: float | None = None) -> float:
+    mass = p["M"] if nuclear_mass is None else nuclear_mass
+    return p["Zn"] * p["mH"] + (p["An"] - p["Zn"]) * p["mn"] - mass
+
+
+def _binding_per(p: Params, count: float, nuclear_mass: float | None = None) -> float:
+    return _mass_defect(p, nuclear_mass) * p["c2"] / count
+
+
+ATOMS_NUCLEI: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "phy-chain-hydrogen-like-ion-photon-wavelength",
+        PHY,
+        "phy-hydrogen-spectrum",
+        Demand(steps=2, concepts=2),
+        "the energy of the transition from the Bohr levels −13.6Z²/n² eV, then the photon's "
+        "wavelength hc/ΔE",
+        givens=(
+            Q("Zi", "Z", choices=(2.0, 3.0)),
+            Q("n2", "n_2", choices=(2.0, 3.0, 4.0, 5.0, 6.0)),
+            Q("n1", "n_1", choices=(1.0, 2.0, 3.0)),
+            Q("E0", "E_0", r"\mathrm{eV}", choices=(13.6,)),
+            Q("hc", "hc", r"\mathrm{eV\,nm}", choices=(1240.0,)),
+        ),
+        unknown=Q("lam", r"\lambda", r"\mathrm{nm}"),
+        chain=(
+            Step(
+                Q("dE", r"\Delta E", r"\mathrm{eV}"),
+                "Eq(dE, E0*Zi**2*(1/n1**2 - 1/n2**2))",
+                "Bohr energy levels of a hydrogen-like ion",
+                compute=lambda p: p["E0"] * p["Zi"] ** 2 * (1 / p["n1"] ** 2 - 1 / p["n2"] ** 2),
+            ),
+        ),
+        relation="Eq(lam*dE, hc)",
+        concept="energy and wavelength of a photon",
+        compute=_ion_wavelength,
+        mistakes=(
+            Mistake("using Z in place of Z²", lambda p: _ion_wavelength(p, z_power=1.0)),
+            Mistake(
+                "using 1/n in place of 1/n² for the levels",
+                lambda p: _ion_wavelength(p, inverse=1.0),
+            ),
+            Mistake(
+                "using only the binding energy of level n₁ (the series limit)",
+                lambda p: _ion_wavelength(p, sign=0.0),
+            ),
+            Mistake(
+                "leaving out Z², as for a hydrogen atom",
+                lambda p: _ion_wavelength(p, z_power=0.0),
+            ),
+            Mistake(
+                "adding the two terms instead of subtracting",
+                lambda p: _ion_wavelength(p, sign=1.0),
+            ),
+        ),
+        stem="In a hydrogen-like ion of atomic number {Zi}, the electron jumps from the level "
+        "{n2} to the level {n1}. Taking the ionisation energy of a hydrogen atom in its ground "
+        "state as {E0}, and {hc}, the wavelength of the photon emitted is",
+        method="For a hydrogen-like ion the Bohr levels are $E_n = -\\dfrac{{13.6Z^2}}{{n^2}}$ "
+        "eV, so the jump releases $\\Delta E = 13.6Z^2\\left(\\dfrac{{1}}{{n_1^2}} - "
+        "\\dfrac{{1}}{{n_2^2}}\\right) = {dE}$ eV. The photon's wavelength is $\\lambda = "
+        "\\dfrac{{hc}}{{\\Delta E}} = \\dfrac{{1240}}{{\\Delta E}}$ nm $=$ {answer}.",
+        accept=lambda p: p["n2"] > p["n1"],
+    ),
+    NumericalTemplate(
+        "phy-chain-radioisotope-activity-after-time",
+        PHY,
+        "phy-radioactive-decay",
+        Demand(steps=3, concepts=3),
+        "the number of nuclei from the mass and the molar mass, then the decay constant ln 2/T½, "
+        "then the activity λN₀e^(−λt) after the time t",
+        givens=(
+            Q("m", "m", r"\mu\mathrm{g}", si=1e-9, choices=span(1, 10, 1)),
+            Q(
+                "M",
+                "M",
+                r"\mathrm{g\,mol^{-1}}",
+                si=1e-3,
+                choices=(24.0, 32.0, 60.0, 90.0, 131.0, 198.0, 222.0),
+            ),
+            Q("T", r"T_{1/2}", r"\mathrm{days}", si=DAY, choices=span(2, 30, 1)),
+            Q("NA", "N_A", r"\mathrm{mol^{-1}}", choices=(6.02e23,)),
+            Q("t", "t", r"\mathrm{days}", si=DAY, choices=span(1, 60, 1)),
+        ),
+        unknown=Q("Act", "R", r"\mathrm{Bq}"),
+        chain=(
+            Step(
+                Q("N0", "N_0", ""),
+                "Eq(N0*M, m*NA)",
+                "number of atoms from the mass, the molar mass and Avogadro's number",
+                compute=_atoms_initially,
+            ),
+            Step(
+                Q("lam", r"\lambda", r"\mathrm{s^{-1}}"),
+                "Eq(lam*T, log(2))",
+                "decay constant from the half-life",
+                compute=lambda p: math.log(2) / p["T"],
+            ),
+        ),
+        relation="Eq(Act, lam*N0*exp(-lam*t))",
+        concept="law of radioactive decay and activity R = λN",
+        compute=_activity,
+        mistakes=(
+            Mistake(
+                "giving the initial activity λN₀, leaving out the decay during t",
+                lambda p: _activity(p, elapsed=False),
+            ),
+            Mistake(
+                "taking the decay constant as 1/T½, leaving out ln 2",
+                lambda p: _activity(p, decay=1 / p["T"]),
+            ),
+            Mistake(
+                "using log₁₀ 2 = 0.301 in place of ln 2 = 0.693",
+                lambda p: _activity(p, decay=math.log10(2) / p["T"]),
+            ),
+            Mistake(
+                "dividing N₀ by the number of half-lives t/T½ instead of halving it that "
+                "many times",
+                lambda p: _activity(p, elapsed=False) * p["T"] / p["t"],
+            ),
+            unit_slip(
+                "keeping the decay constant per day, so the activity comes out per day",
+                lambda p: _activity(p) * DAY,
+            ),
+        ),
+        stem="A freshly prepared sample contains {m} of a radioisotope of molar mass {M} whose "
+        "half-life is {T}. Taking {NA}, the activity of the sample a time {t} after it was "
+        "prepared is",
+        method="The sample holds $N_0 = \\dfrac{{m}}{{M}}N_A = {N0}$ nuclei. The decay constant "
+        "is $\\lambda = \\dfrac{{\\ln 2}}{{T_{{1/2}}}} = {lam}\\ \\mathrm{{s^{{-1}}}}$ (with "
+        "$T_{{1/2}}$ in seconds). After the time $t$, $N = N_0e^{{-\\lambda t}}$, and the "
+        "activity is $R = \\lambda N = \\lambda N_0e^{{-\\lambda t}}$ $=$ {answer}.",
+        accept=lambda p: 0.5 <= p["t"] / p["T"] <= 3,
+    ),
+    NumericalTemplate(
+        "phy-chain-mass-defect-binding-energy-per-nucleon",
+        PHY,
+        "phy-binding-energy",
+        Demand(steps=2, concepts=2),
+        "the mass defect from the masses of the hydrogen atoms, neutrons and the atom, then the "
+        "binding energy per nucleon from E = Δm c²",
+        givens=(
+            Q("Zn", "Z", choices=(1.0, 2.0, 3.0, 4.0)),
+            Q("An", "A", choices=(3.0, 4.0, 6.0, 7.0, 9.0)),
+            Q("M", "M", r"\mathrm{u}", choices=tuple(m for _, _, m in NUCLIDES)),
+            Q("mH", "m_H", r"\mathrm{u}", choices=(1.007825,)),
+            Q("mn", "m_n", r"\mathrm{u}", choices=(1.008665,)),
+            Q("c2", "c^2", r"\mathrm{MeV\,u^{-1}}", choices=(931.5,)),
+        ),
+        unknown=Q("Ebn", "E_b/A", r"\mathrm{MeV}"),
+        chain=(
+            Step(
+                Q("dm", r"\Delta m", r"\mathrm{u}"),
+                "Eq(dm, Zn*mH + (An - Zn)*mn - M)",
+                "mass defect of a nucleus",
+                compute=_mass_defect,
+            ),
+        ),
+        relation="Eq(Ebn*An, dm*c2)",
+        concept="binding energy from mass–energy equivalence",
+        compute=lambda p: _binding_per(p, p["An"]),
+        mistakes=(
+            Mistake(
+                "giving the total binding energy, not dividing by A",
+                lambda p: _binding_per(p, 1.0),
+            ),
+            Mistake(
+                "dividing by the number of protons Z instead of A",
+                lambda p: _binding_per(p, p["Zn"]),
+            ),
+            Mistake(
+                "taking the atom's mass as A u (the mass number) in the mass defect",
+                lambda p: _binding_per(p, p["An"], nuclear_mass=p["An"]),
+            ),
+            Mistake(
+                "swapping the numbers of protons and neutrons in the mass defect",
+                lambda p: (
+                    ((p["An"] - p["Zn"]) * p["mH"] + p["Zn"] * p["mn"] - p["M"]) * p["c2"] / p["An"]
+                ),
+            ),
+            Mistake(
+                "dividing by the number of neutrons A − Z instead of A",
+                lambda p: _binding_per(p, p["An"] - p["Zn"]),
+            ),
+        ),
+        stem="A neutral atom of atomic number {Zn} and mass number {An} has a mass {M}. Taking "
+        "the mass of a hydrogen atom as {mH}, the mass of a neutron as {mn} and {c2}, the "
+        "binding energy per nucleon of its nucleus is",
+        method="The $Z$ protons (counted with their electrons as hydrogen atoms) and $A - Z$ "
+        "neutrons weigh more than the atom: $\\Delta m = Zm_H + (A - Z)m_n - M = {dm}$ u. This "
+        "mass defect is the binding energy, $E_b = \\Delta m\\times 931.5$ MeV, shared among "
+        "$A$ nucleons: $E_b/A =$ {answer}.",
+        accept=lambda p: (p["Zn"], p["An"], p["M"]) in NUCLIDES,
+    ),
+)
+
+# ── Unit 19: Electronic Devices ──────────────────────────────────────────────────────────────
+
+
+def _zener_series_current(p: Params) -> float:
+    return (p["Vin"] - p["Vz"]) / p["Rs"]
+
+
+def _zener_current(p: Params) -> float:
+    return _zener_series_current(p) - p["Vz"] / p["RL"]
+
+
+# Intrinsic concentration and electron and hole mobilities (m² V⁻¹ s⁻¹) of Si and Ge at 300 K.
+SEMICONDUCTORS = ((1.5e16, 0.135, 0.048), (2.4e19, 0.39, 0.19))
+DOPED_DENSITIES = tuple(
+    m * 10.0**e for e in (21, 22, 23) for m in (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0)
+)
+
+
+def _conductivity(p: Params, both: bool = False, mobility: str = "mue") -> float:
+    holes = p["ne"] if both else p["ni"] ** 2 / p["ne"]
+    return p["e"] * (p["ne"] * p[mobility] + holes * p["muh"])
+
+
+def _bar_resistance(p: Params, both: bool = False, mobility: str = "mue") -> float:
+    return p["Lb"] / (_conductivity(p, both, mobility) * p["area"])
+
+
+def _rectified_current(p: Params, shape: float = 2 / math.pi) -> float:
+    peak = math.sqrt(2) * p["Vp"] * p["Ns"] / p["Np"]
+    return shape * peak / p["R"]
+
+
+ELECTRONIC_DEVICES: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "phy-chain-zener-regulator-power",
+        PHY,
+        "phy-zener-diode",
+        Demand(steps=3, concepts=3),
+        "the current in the series resistor from the voltage it drops, then the Zener current "
+        "from the junction rule at the load, then the power V_Z I_Z the Zener diode dissipates",
+        givens=(
+            Q("Vz", "V_Z", r"\mathrm{V}", choices=(5.0, 5.6, 6.0, 6.2, 8.0, 9.0)),
+            Q("Vin", r"V_{in}", r"\mathrm{V}", choices=span(10, 30, 1)),
+            Q("Rs", "R_s", r"\Omega", choices=span(100, 1000, 50)),
+            Q("RL", "R_L", r"\mathrm{k}\Omega", si=1000, choices=span(0.5, 5, 0.25)),
+        ),
+        unknown=Q("Pz", "P_Z", r"\mathrm{mW}", si=1e-3),
+        chain=(
+            Step(
+                Q("Is", "I_s", r"\mathrm{mA}", si=1e-3),
+                "Eq(Is*Rs, Vin - Vz)",
+                "Zener regulation: the series resistor drops the excess voltage",
+                compute=_zener_series_current,
+            ),
+            Step(
+                Q("Iz", "I_Z", r"\mathrm{mA}", si=1e-3),
+                "Eq(Iz, Is - Vz/RL)",
+                "Kirchhoff's junction rule at the load",
+                compute=_zener_current,
+            ),
+        ),
+        relation="Eq(Pz, Vz*Iz)",
+        concept="electrical power",
+        compute=lambda p: p["Vz"] * _zener_current(p),
+        mistakes=(
+            Mistake(
+                "forgetting the load current, I_Z = I_s",
+                lambda p: p["Vz"] * _zener_series_current(p),
+            ),
+            Mistake(
+                "taking the whole input voltage across R_s",
+                lambda p: p["Vz"] * (p["Vin"] / p["Rs"] - p["Vz"] / p["RL"]),
+            ),
+            Mistake(
+                "adding the load current instead of subtracting it",
+                lambda p: p["Vz"] * (_zener_series_current(p) + p["Vz"] / p["RL"]),
+            ),
+            Mistake(
+                "multiplying by the input voltage, P = V_in I_Z",
+                lambda p: p["Vin"] * _zener_current(p),
+            ),
+        ),
+        stem="A Zener diode of breakdown voltage {Vz} regulates the voltage across a load. An "
+        "unregulated input {Vin} is applied through a series resistor {Rs}, and a load "
+        "resistor {RL} is connected across the Zener diode. The power dissipated in the Zener "
+        "diode is",
+        method="The Zener diode holds the load at $V_Z$, so the series resistor carries $I_s = "
+        "\\dfrac{{V_{{in}} - V_Z}}{{R_s}} = {Is}$ mA. The load takes $V_Z/R_L$, and by the "
+        "junction rule the Zener diode takes the rest: $I_Z = I_s - \\dfrac{{V_Z}}{{R_L}} = "
+        "{Iz}$ mA. It dissipates $P_Z = V_ZI_Z$ $=$ {answer}.",
+        accept=lambda p: (
+            p["Vin"] - p["Vz"] >= 3
+            and 0.2 <= (p["Vz"] / p["RL"]) / _zener_series_current(p) <= 0.75
+        ),
+    ),
+    NumericalTemplate(
+        "phy-chain-doped-semiconductor-bar-resistance",
+        PHY,
+        "phy-semiconductors",
+        Demand(steps=3, concepts=3),
+        "the hole concentration n_i²/n_e from the mass-action law, then the conductivity "
+        "e(n_eμ_e + n_hμ_h), then the resistance L/σA of the bar",
+        givens=(
+            Q("ni", "n_i", r"\mathrm{m^{-3}}", choices=(1.5e16, 2.4e19)),
+            Q("ne", "n_e", r"\mathrm{m^{-3}}", choices=DOPED_DENSITIES),
+            Q("mue", r"\mu_e", r"\mathrm{m^2\,V^{-1}\,s^{-1}}", choices=(0.135, 0.39)),
+            Q("muh", r"\mu_h", r"\mathrm{m^2\,V^{-1}\,s^{-1}}", choices=(0.048, 0.19)),
+            CHARGE,
+            Q("Lb", "L", r"\mathrm{mm}", si=1e-3, choices=span(2, 10, 1)),
+            Q("area", "A", r"\mathrm{mm^2}", si=1e-6, choices=span(0.5, 4, 0.5)),
+        ),
+        unknown=Q("Rb", "R", r"\Omega"),
+        chain=(
+            Step(
+                Q("nh", "n_h", r"\mathrm{m^{-3}}"),
+                "Eq(nh*ne, ni**2)",
+                "mass-action law, n_e n_h = n_i²",
+                compute=lambda p: p["ni"] ** 2 / p["ne"],
+            ),
+            Step(
+                Q("sig", r"\sigma", r"\mathrm{S\,m^{-1}}"),
+                "Eq(sig, e*(ne*mue + nh*muh))",
+                "conductivity from carrier concentrations and mobilities",
+                compute=_conductivity,
+            ),
+        ),
+        relation="Eq(Rb*sig*area, Lb)",
+        concept="resistance from conductivity and dimensions",
+        compute=_bar_resistance,
+        mistakes=(
+            Mistake(
+                "counting as many holes as electrons, σ = n_e e(μ_e + μ_h)",
+                lambda p: _bar_resistance(p, both=True),
+            ),
+            Mistake(
+                "using the hole mobility for the electrons",
+                lambda p: _bar_resistance(p, mobility="muh"),
+            ),
+            unit_slip(
+                "putting the length in millimetres and the area in square millimetres into "
+                "R = L/σA",
+                lambda p: _bar_resistance(p) / 1000,
+            ),
+        ),
+        stem="A semiconductor of intrinsic carrier concentration {ni} is doped with a "
+        "pentavalent impurity so that its electron concentration becomes {ne}. The electron and "
+        "hole mobilities in it are {mue} and {muh}. Taking {e}, the resistance of a bar of the "
+        "doped material of length {Lb} and cross-sectional area {area} is",
+        method="By the mass-action law $n_h = \\dfrac{{n_i^2}}{{n_e}} = {nh}\\ "
+        "\\mathrm{{m^{{-3}}}}$, negligible beside $n_e$. The conductivity is $\\sigma = "
+        "e(n_e\\mu_e + n_h\\mu_h) = {sig}\\ \\mathrm{{S\\,m^{{-1}}}}$, and the bar's resistance "
+        "is $R = \\dfrac{{L}}{{\\sigma A}}$ with $L$ in metres and $A$ in square metres: $R =$ "
+        "{answer}.",
+        accept=lambda p: (
+            (p["ni"], p["mue"], p["muh"]) in SEMICONDUCTORS
+            and p["ne"] >= 1000 * p["ni"]
+            and 0.5 <= _bar_resistance(p) <= 2000
+        ),
+    ),
+    NumericalTemplate(
+        "phy-chain-transformer-rectifier-load-current",
+        PHY,
+        "phy-diode-as-rectifier",
+        Demand(steps=3, concepts=3),
+        "the secondary voltage from the transformer's turns ratio, then the average output "
+        "2V_m/π of the full-wave rectifier, then the load current from Ohm's law",
+        givens=(
+            Q("Vp", "V_p", r"\mathrm{V}", choices=(220.0, 230.0)),
+            Q("Np", "N_p", choices=span(500, 2000, 100)),
+            Q("Ns", "N_s", choices=span(20, 200, 10)),
+            Q("R", "R", r"\Omega", choices=span(100, 1000, 50)),
+        ),
+        unknown=Q("Idc", r"I_{dc}", r"\mathrm{mA}", si=1e-3),
+        chain=(
+            Step(
+                Q("Vs", "V_s", r"\mathrm{V}"),
+                "Eq(Vs*Np, Vp*Ns)",
+                "transformer turns ratio",
+                compute=lambda p: p["Vp"] * p["Ns"] / p["Np"],
+            ),
+            Step(
+                Q("Vdc", r"V_{dc}", r"\mathrm{V}"),
+                "Eq(pi*Vdc, 2*sqrt(2)*Vs)",
+                "average output of a full-wave rectifier",
+                compute=lambda p: _rectified_current(p) * p["R"],
+            ),
+        ),
+        relation="Eq(Idc*R, Vdc)",
+        concept="Ohm's law for the load",
+        compute=_rectified_current,
+        mistakes=(
+            Mistake(
+                "using the half-wave average V_m/π",
+                lambda p: _rectified_current(p, shape=1 / math.pi),
+            ),
+            Mistake(
+                "taking the rms secondary voltage as the peak voltage",
+                lambda p: _rectified_current(p) / math.sqrt(2),
+            ),
+            Mistake(
+                "using the rms value V_m/√2 of the output instead of its average",
+                lambda p: _rectified_current(p, shape=1 / math.sqrt(2)),
+            ),
+            Mistake(
+                "giving the peak current V_m/R",
+                lambda p: _rectified_current(p, shape=1.0),
+            ),
+        ),
+        stem="The mains supply of rms voltage {Vp} is stepped down by a transformer with {Np} "
+        "turns in its primary and {Ns} turns in its secondary. The secondary feeds a full-wave "
+        "rectifier with ideal diodes, whose output is connected across a load resistor {R}. "
+        "The average (dc) current through the load is",
+        method="The secondary's rms voltage is $V_s = V_p\\dfrac{{N_s}}{{N_p}} = {Vs}$ V, so its "
+        "peak is $V_m = \\sqrt{{2}}V_s$. A full-wave rectifier's output averages $V_{{dc}} = "
+        "\\dfrac{{2V_m}}{{\\pi}} = {Vdc}$ V, and the load current is $I_{{dc}} = "
+        "\\dfrac{{V_{{dc}}}}{{R}}$ $=$ {answer}.",
+        accept=lambda p: (
+            5 <= p["Vp"] * p["Ns"] / p["Np"] <= 40 and 5e-3 <= _rectified_current(p) <= 0.5
+        ),
+    ),
+)
+
 ELECTRICITY_CHAINS: tuple[NumericalTemplate, ...] = (
-    ELECTROSTATICS + CURRENT_ELECTRICITY + MAGNETISM + INDUCTION_AC + EM_WAVES
+    ELECTROSTATICS
+    + CURRENT_ELECTRICITY
+    + MAGNETISM
+    + INDUCTION_AC
+    + EM_WAVES
+    + OPTICS
+    + DUAL_NATURE
+    + ATOMS_NUCLEI
+    + ELECTRONIC_DEVICES
 )

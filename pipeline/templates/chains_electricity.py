@@ -507,9 +507,9 @@ MAGNETISM: tuple[NumericalTemplate, ...] = (
                 "taking the distance as the length πr of the semicircular path",
                 lambda p: math.pi * _strike_distance(p) / 2,
             ),
-            unit_slip(
-                "reading the field in kV m⁻¹ as V m⁻¹",
-                lambda p: _strike_distance(p) / 1000,
+            Mistake(
+                "using the second field B₂ in the velocity selector as well",
+                lambda p: _strike_distance(p) * p["B1"] / p["B2"],
             ),
         ),
         stem="In a mass spectrometer, protons pass undeflected through a velocity selector in "
@@ -865,7 +865,7 @@ INDUCTION_AC: tuple[NumericalTemplate, ...] = (
         "$\\varepsilon = \\dfrac{{NBA\\sin\\theta}}{{t}} = {emf}$ V. The current "
         "$\\varepsilon/R$ flows for the time $t$, producing $H = \\dfrac{{\\varepsilon^2t}}{{R}}$ "
         "$=$ {answer}.",
-        accept=lambda p: 0.02 <= _coil_heat(p) <= 50,
+        accept=lambda p: 0.05 <= _coil_heat(p) <= 20,
     ),
 )
 
@@ -980,10 +980,6 @@ EM_WAVES: tuple[NumericalTemplate, ...] = (
                 "using the field at the centre of a circular loop, μ₀I_d/2R",
                 lambda p: 2 * math.pi * p["k"] * _displacement_current(p) / p["R"],
             ),
-            unit_slip(
-                "leaving the gap in millimetres",
-                lambda p: _field_inside_plates(p) / 1000,
-            ),
         ),
         stem="A parallel-plate capacitor has circular plates of radius {R} separated by a gap "
         "{gap} of vacuum. The potential difference between the plates rises at a steady rate "
@@ -994,7 +990,7 @@ EM_WAVES: tuple[NumericalTemplate, ...] = (
         "\\dfrac{{\\varepsilon_0\\pi R^2}}{{d}}\\dfrac{{dV}}{{dt}} = {Id}$ A. A circle of radius "
         "$r < R$ encloses the fraction $r^2/R^2$ of it, so $B(2\\pi r) = \\mu_0I_d\\dfrac{{r^2}}"
         "{{R^2}}$, $B = \\dfrac{{\\mu_0I_dr}}{{2\\pi R^2}}$ $=$ {answer}.",
-        accept=lambda p: 0.35 <= p["r"] / p["R"] < 1,
+        accept=lambda p: 0.35 <= p["r"] / p["R"] < 1 and _field_inside_plates(p) >= 2e-8,
     ),
 )
 
@@ -1447,7 +1443,7 @@ ATOMS_NUCLEI: tuple[NumericalTemplate, ...] = (
             Q("NA", "N_A", r"\mathrm{mol^{-1}}", choices=(6.02e23,)),
             Q("t", "t", r"\mathrm{days}", si=DAY, choices=span(1, 60, 1)),
         ),
-        unknown=Q("Act", "R", r"\mathrm{Bq}"),
+        unknown=Q("Act", "R", r"\mathrm{GBq}", si=1e9),
         chain=(
             Step(
                 Q("N0", "N_0", ""),
@@ -1482,10 +1478,6 @@ ATOMS_NUCLEI: tuple[NumericalTemplate, ...] = (
                 "dividing N₀ by the number of half-lives t/T½ instead of halving it that "
                 "many times",
                 lambda p: _activity(p, elapsed=False) * p["T"] / p["t"],
-            ),
-            unit_slip(
-                "keeping the decay constant per day, so the activity comes out per day",
-                lambda p: _activity(p) * DAY,
             ),
         ),
         stem="A freshly prepared sample contains {m} of a radioisotope of molar mass {M} whose "
@@ -1715,7 +1707,7 @@ ELECTRONIC_DEVICES: tuple[NumericalTemplate, ...] = (
         accept=lambda p: (
             (p["ni"], p["mue"], p["muh"]) in SEMICONDUCTORS
             and p["ne"] >= 1000 * p["ni"]
-            and 0.5 <= _bar_resistance(p) <= 2000
+            and 10 <= _bar_resistance(p) <= 2000
         ),
     ),
     NumericalTemplate(

@@ -95,7 +95,8 @@ def _offline_providers(
 ) -> tuple[Drafter, Solver]:
     """The offline engine: parametric templates and fact tables, and the independent solver."""
     elements = load_element_data(settings.data_dir)
-    return OfflineDrafter(syllabus, kb, TEMPLATES, elements), OfflineSolver(kb, TEMPLATES_BY_ID)
+    drafter = OfflineDrafter(syllabus, kb, TEMPLATES, elements, settings.data_dir)
+    return drafter, OfflineSolver(kb, TEMPLATES_BY_ID)
 
 
 def _openai_providers(

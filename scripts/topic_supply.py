@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     syllabus = load_syllabus(args.data)
     kb = load_knowledge_base(args.data)
-    drafter = OfflineDrafter(syllabus, kb, TEMPLATES, load_element_data(args.data))
+    drafter = OfflineDrafter(syllabus, kb, TEMPLATES, load_element_data(args.data), args.data)
     solver = OfflineSolver(kb, TEMPLATES_BY_ID)
     topics = [
         t

@@ -7,6 +7,7 @@ from collections import Counter, defaultdict
 from fractions import Fraction
 
 import pytest
+from simpleeval import FeatureNotAvailable
 
 from core.records import OPTION_KEYS, Difficulty, Draft, Option, SolverView, Subject
 from kb.syllabus import Syllabus
@@ -161,7 +162,7 @@ def test_streams_are_deterministic_and_lazy(syllabus) -> None:
 def test_formula_keys_for_textbook_crosses(drafts) -> None:
     assert gene_p("D") == Fraction(3, 4) and gene_p("Dd") == Fraction(1, 2)
     assert ev("cp(['D', 'D'], F2)", {"cp": class_p, "F2": ((1, 1), (1, 1))}) == Fraction(9, 16)
-    with pytest.raises(ValueError, match="not allowed"):
+    with pytest.raises(FeatureNotAvailable):  # simpleeval keeps forms off private attributes
         ev("F.__mro__", {"F": Fraction})
     known = {
         "fraction of the F2 plants are expected to have round green seeds?": "3/16",

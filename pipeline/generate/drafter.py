@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from core.records import Difficulty, Draft, Subject
@@ -17,6 +18,7 @@ from kb.syllabus import Syllabus
 from pipeline.generate.causes import assertion_reason_drafts
 from pipeline.generate.elements import element_drafts
 from pipeline.generate.facts import fact_drafts
+from pipeline.generate.genetics import genetics_drafts
 from pipeline.generate.numerical import NumericalTemplate, numerical_drafts
 from pipeline.generate.streams import round_robin
 
@@ -62,12 +64,15 @@ class CallDrafter(Protocol):
 
 @dataclass(frozen=True)
 class OfflineDrafter:
-    """The embedded drafter: parametric numericals, fact-table and element-data questions."""
+    """The embedded drafter: parametric numericals, fact-table, element-data and genetics
+    questions."""
 
     syllabus: Syllabus
     kb: KnowledgeBase
     templates: tuple[NumericalTemplate, ...]
     elements: ElementData | None = None
+    # Where the genetics forms and traits are (data/kb/genetics); None: no genetics questions.
+    data_dir: Path | None = None
 
     def drafts(
         self,
@@ -105,6 +110,14 @@ class OfflineDrafter:
                 stream
                 for of_topic, stream in element_drafts(
                     self.elements, subject, difficulty, self.syllabus
+                )
+                if in_unit(of_topic)
+            ]
+        if self.data_dir is not None:
+            facts += [
+                stream
+                for of_topic, stream in genetics_drafts(
+                    subject, difficulty, self.syllabus, self.data_dir
                 )
                 if in_unit(of_topic)
             ]

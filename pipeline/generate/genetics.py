@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ast
 import json
-import operator as op
 import random
 import re
 from collections import Counter
@@ -28,6 +27,8 @@ from math import gcd, lcm, prod
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
+
+from simpleeval import DEFAULT_OPERATORS, EvalWithCompoundTypes
 
 from core.ids import digest
 from core.records import Difficulty, Draft, Provenance, QuestionFormat, Subject, choice_draft
@@ -147,51 +148,22 @@ def xl(who: str, what: str, cw: int, cm: int) -> F:
     return got[f"{who}s {what}"] / 2 if who in ("son", "daughter") else got[f"{who} {what}"]
 
 
-# ── Forms: a small evaluator ─────────────────────────────────────────────────────────────────
+# ── Forms: expressions evaluated by simpleeval ─────────────────────────────────────────────
 
 
-BINARY = {ast.Add: op.add, ast.Sub: op.sub, ast.Mult: op.mul, ast.Div: op.truediv}
-COMPARE: dict[type, Any] = {ast.Eq: op.eq, ast.NotEq: op.ne, ast.Lt: op.lt, ast.Gt: op.gt}
+def _divide(x: Any, y: Any) -> Any:
+    """`1 / 2` in a form is the fraction 1/2, not the float 0.5."""
+    return (F(x) if isinstance(x, int) else x) / y
 
 
-@cache
-def _parse(expr: str) -> ast.expr:
-    return ast.parse(expr, mode="eval").body
+OPERATORS = {**DEFAULT_OPERATORS, ast.Div: _divide}
 
 
 def ev(expr: str, env: Env) -> Any:
-    """A form's expression: names, constants, lists, calls, arithmetic, tests, `a if b else c`."""
-
-    def e(n: ast.expr) -> Any:
-        match n:
-            case ast.Constant(value=v):
-                return v
-            case ast.Name(id=name):
-                return env[name]
-            case ast.List(elts=xs) | ast.Tuple(elts=xs):
-                return [e(x) for x in xs]
-            case ast.BinOp(left=a, op=o, right=b):  # 1 / 2 is the fraction 1/2
-                x, y = e(a), e(b)
-                return BINARY[type(o)](F(x) if isinstance(x, int) and type(o) is ast.Div else x, y)
-            case ast.UnaryOp(op=ast.USub(), operand=a):
-                return -e(a)
-            case ast.Compare(left=a, ops=[ast.In()], comparators=[b]):
-                return e(a) in e(b)
-            case ast.Compare(left=a, ops=[o], comparators=[b]):
-                return COMPARE[type(o)](e(a), e(b))
-            case ast.BoolOp(op=o, values=vs):
-                return (all if isinstance(o, ast.And) else any)(e(v) for v in vs)
-            case ast.IfExp(test=t, body=a, orelse=b):
-                return e(a) if e(t) else e(b)
-            case ast.Subscript(value=a, slice=i):
-                return e(a)[e(i)]
-            case ast.Attribute(value=a, attr=name) if not name.startswith("_"):
-                return getattr(e(a), name)
-            case ast.Call(func=f, args=args, keywords=[]):
-                return e(f)(*(e(a) for a in args))
-        raise ValueError(f"not allowed in a form: {ast.unparse(n)}")
-
-    return e(_parse(expr))
+    """A form's expression (names, constants, lists, calls, arithmetic, tests, `a if b else
+    c`), evaluated by simpleeval with the form's names; the env's callables are its functions."""
+    functions = {k: v for k, v in env.items() if callable(v)}
+    return EvalWithCompoundTypes(operators=OPERATORS, functions=functions, names=env).eval(expr)
 
 
 def fill(template: str, env: Env) -> str:

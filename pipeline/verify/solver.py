@@ -20,10 +20,12 @@ from kb.knowledge import KnowledgeBase
 from kb.retrieval import SentenceIndex, content_tokens, subject_index
 from pipeline.generate.elements import TEMPLATE_PREFIX as ELEMENT_PREFIX
 from pipeline.generate.facts import COUNTED, PAIR_SPLIT, statement_code
+from pipeline.generate.genetics import TEMPLATE_PREFIX as GENETICS_PREFIX
 from pipeline.generate.numerical import NumericalTemplate, Quantity
 from pipeline.quantities.numbers import number_and_unit, stated_quantities
 from pipeline.quantities.units import UnknownUnitError, same_dimension, si_factor
 from pipeline.verify.element_solver import SOLVER_NAME, element_answer
+from pipeline.verify.genetics_solver import genetics_answer
 
 NUMERIC_TOLERANCE = 0.01
 MIN_SUPPORT = 0.5
@@ -381,6 +383,8 @@ class OfflineSolver:
     def solve(self, view: SolverView) -> SolverAnswer:
         if view.template_id.startswith(ELEMENT_PREFIX):
             return element_answer(view)
+        if view.template_id.startswith(GENETICS_PREFIX):
+            return genetics_answer(view)
         if view.format is QuestionFormat.NUMERICAL:
             template = self._templates.get(view.template_id)
             if template is None:

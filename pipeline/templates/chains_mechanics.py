@@ -81,6 +81,48 @@ def _recoil_distance(p: Params) -> float:
     return speed**2 / (2 * p["mu"] * p["g"])
 
 
+# ── Unit 4: Work, Energy and Power ───────────────────────────────────────────────────────────
+def _putty_rise(p: Params) -> float:
+    """Height risen by block + putty: V = mu/(m + M), then h = V²/2g."""
+    return (p["m"] * p["u"] / (p["m"] + p["M"])) ** 2 / (2 * p["g"])
+
+
+def _slide_after_elastic(p: Params) -> float:
+    """B's sliding distance: v_B = 2m₁u/(m₁ + m₂), then s = v_B²/(2μg)."""
+    return (2 * p["m1"] * p["u"] / (p["m1"] + p["m2"])) ** 2 / (2 * p["mu"] * p["g"])
+
+
+def _spring_energy(p: Params) -> float:
+    """Kinetic energy reaching the spring: mgh less the work done by friction on the patch."""
+    return p["m"] * p["g"] * (p["h"] - p["mu"] * p["d"])
+
+
+# ── Unit 5: Rotational Motion ────────────────────────────────────────────────────────────────
+def _disc_loss(p: Params) -> float:
+    """Kinetic energy lost when putty sticks to the rim of a spinning disc (I = ½MR²)."""
+    i, i_putty = p["M"] * p["R"] ** 2 / 2, p["m"] * p["R"] ** 2
+    return i * p["w0"] ** 2 / 2 * i_putty / (i + i_putty)
+
+
+def _pulley_speed(p: Params, inertia: float = 0.5) -> float:
+    """Speed after falling h: a = mg/(m + I/R²) with I = inertia × MR², then v = √(2ah)."""
+    return math.sqrt(2 * p["h"] * p["m"] * p["g"] / (p["m"] + inertia * p["M"]))
+
+
+# ── Unit 6: Gravitation ──────────────────────────────────────────────────────────────────────
+def _gm(p: Params) -> float:
+    return p["g"] * p["R"] ** 2
+
+
+def _launch_energy(p: Params) -> float:
+    """Orbital energy −GMm/2r less the surface energy −GMm/R."""
+    return _gm(p) * p["m"] * (1 / p["R"] - 1 / (2 * (p["R"] + p["h"])))
+
+
+def _orbital_speed(p: Params) -> float:
+    return math.sqrt(_gm(p) / (p["R"] + p["h"]))
+
+
 MECHANICS_CHAINS: tuple[NumericalTemplate, ...] = (
     NumericalTemplate(
         "phy-chain-pendulum-tension-at-bottom",
@@ -606,5 +648,574 @@ MECHANICS_CHAINS: tuple[NumericalTemplate, ...] = (
         "\\mathrm{{m\\,s^{{-2}}}}$, and $0 = V^2 - 2as$ gives $s = \\dfrac{{V^2}}{{2a}} =$ "
         "{answer}.",
         accept=lambda p: 0.11 <= p["m"] / p["M"] <= 0.4 and 2 <= 100 * _recoil_distance(p) <= 300,
+    ),
+    # ── Unit 4: Work, Energy and Power ───────────────────────────────────────────────────────
+    NumericalTemplate(
+        "phy-chain-putty-block-pendulum-rise",
+        PHY,
+        "phy-collisions",
+        Demand(steps=2, concepts=2),
+        "the common velocity from momentum conservation in the perfectly inelastic collision, "
+        "then the height from conservation of mechanical energy as the block swings up",
+        givens=(
+            Q("m", "m", r"\mathrm{g}", si=1e-3, choices=span(50, 500, 10)),
+            Q("u", "u", MS, choices=span(4, 20, 1)),
+            Q("M", "M", r"\mathrm{kg}", choices=span(0.5, 4.0, 0.1)),
+            G_TEN,
+        ),
+        unknown=Q("h", "h", r"\mathrm{cm}", si=0.01),
+        chain=(
+            Step(
+                Q("V", "V", MS),
+                "Eq((m + M)*V, m*u)",
+                "conservation of linear momentum in a perfectly inelastic collision",
+                compute=lambda p: p["m"] * p["u"] / (p["m"] + p["M"]),
+            ),
+        ),
+        relation="Eq((m + M)*V**2/2, (m + M)*g*h)",
+        concept="conservation of mechanical energy",
+        compute=_putty_rise,
+        mistakes=(
+            Mistake(
+                "conserving kinetic energy in the collision",
+                lambda p: _near(
+                    p["m"] * p["u"] ** 2 / (2 * (p["m"] + p["M"]) * p["g"]), _putty_rise(p)
+                ),
+            ),
+            Mistake("dropping the ½ in the kinetic energy: h = V²/g", lambda p: 2 * _putty_rise(p)),
+            Mistake(
+                "leaving the putty out of the moving mass: V = mu/M",
+                lambda p: (p["m"] * p["u"] / p["M"]) ** 2 / (2 * p["g"]),
+            ),
+            Mistake(
+                "letting the block rise with the putty's speed u",
+                lambda p: _near(p["u"] ** 2 / (2 * p["g"]), _putty_rise(p)),
+            ),
+        ),
+        stem="A lump of putty of mass {m} moving horizontally with a speed {u} strikes a "
+        "wooden block of mass {M} that hangs at rest from a long light string, and sticks to "
+        "it. Taking {g}, the greatest height through which the block rises is",
+        method="In the collision momentum is conserved (kinetic energy is not): $(m + M)V = "
+        "mu$, so $V = {V}\\ \\mathrm{{m\\,s^{{-1}}}}$. As block and putty swing up, mechanical "
+        "energy is conserved: $\\tfrac{{1}}{{2}}(m + M)V^2 = (m + M)gh$, so $h = "
+        "\\dfrac{{V^2}}{{2g}} =$ {answer}.",
+        accept=lambda p: (p["M"] + p["m"]) / p["m"] <= 9 and 1 <= 100 * _putty_rise(p) <= 100,
+    ),
+    NumericalTemplate(
+        "phy-chain-elastic-collision-then-friction",
+        PHY,
+        "phy-work-energy-theorem",
+        Demand(steps=2, concepts=2),
+        "the struck block's speed from a one-dimensional elastic collision, then its sliding "
+        "distance from the work–energy theorem with kinetic friction",
+        givens=(
+            Q("m1", "m_A", r"\mathrm{kg}", choices=span(0.5, 5.0, 0.5)),
+            Q("u", "u", MS, choices=span(2, 10, 0.5)),
+            Q("m2", "m_B", r"\mathrm{kg}", choices=span(0.5, 5.0, 0.5)),
+            Q("mu", r"\mu_k", choices=span(0.1, 0.6, 0.05)),
+            G_TEN,
+        ),
+        unknown=Q("s", "s", r"\mathrm{m}"),
+        chain=(
+            Step(
+                Q("vB", "v_B", MS),
+                "Eq(vB, 2*m1*u/(m1 + m2))",
+                "elastic collision in one dimension",
+                compute=lambda p: 2 * p["m1"] * p["u"] / (p["m1"] + p["m2"]),
+            ),
+        ),
+        relation="Eq(m2*vB**2/2, mu*m2*g*s)",
+        concept="work–energy theorem",
+        compute=_slide_after_elastic,
+        mistakes=(
+            Mistake(
+                "assuming B moves off with A's speed u, as for equal masses",
+                lambda p: _near(p["u"] ** 2 / (2 * p["mu"] * p["g"]), _slide_after_elastic(p)),
+            ),
+            Mistake(
+                "using the perfectly inelastic result v_B = m_A u/(m_A + m_B)",
+                lambda p: _slide_after_elastic(p) / 4,
+            ),
+            Mistake(
+                "dropping the ½ in the kinetic energy",
+                lambda p: 2 * _slide_after_elastic(p),
+            ),
+            Mistake(
+                "taking A to stop, so that v_B = m_A u/m_B",
+                lambda p: _near(
+                    (p["m1"] * p["u"] / p["m2"]) ** 2 / (2 * p["mu"] * p["g"]),
+                    _slide_after_elastic(p),
+                ),
+            ),
+        ),
+        stem="Block A of mass {m1} slides with a speed {u} on a smooth floor and collides "
+        "head-on and elastically with block B of mass {m2}, which is at rest. Just after the "
+        "collision B moves onto a rough stretch of the floor, where the coefficient of kinetic "
+        "friction is {mu}. Taking {g}, the distance B slides on the rough stretch before "
+        "stopping is",
+        method="In a one-dimensional elastic collision with B at rest, $v_B = "
+        "\\dfrac{{2m_A u}}{{m_A + m_B}} = {vB}\\ \\mathrm{{m\\,s^{{-1}}}}$. On the rough "
+        "stretch, friction's work removes B's kinetic energy: $\\tfrac{{1}}{{2}}m_B v_B^2 = "
+        "\\mu_k m_B g s$, so $s = \\dfrac{{v_B^2}}{{2\\mu_k g}} =$ {answer}.",
+        accept=lambda p: (
+            p["m1"] != p["m2"] and 0.25 <= p["m2"] / p["m1"] <= 4 and _slide_after_elastic(p) <= 25
+        ),
+    ),
+    NumericalTemplate(
+        "phy-chain-spring-compression-after-rough-patch",
+        PHY,
+        "phy-potential-energy-of-spring",
+        Demand(steps=2, concepts=2),
+        "the kinetic energy reaching the spring from the work–energy theorem (gravity's work "
+        "less friction's on the rough patch), then the compression from the spring's "
+        "potential energy ½kx²",
+        givens=(
+            Q("m", "m", r"\mathrm{kg}", choices=span(0.2, 2.0, 0.1)),
+            Q("h", "h", r"\mathrm{m}", choices=span(0.5, 3.0, 0.1)),
+            Q("d", "d", r"\mathrm{m}", choices=span(0.5, 3.0, 0.1)),
+            Q("mu", r"\mu_k", choices=span(0.1, 0.5, 0.05)),
+            Q("k", "k", r"\mathrm{N\,m^{-1}}", choices=span(200, 2000, 100)),
+            G_TEN,
+        ),
+        unknown=Q("x", "x", r"\mathrm{cm}", si=0.01),
+        chain=(
+            Step(
+                Q("K", "K", r"\mathrm{J}"),
+                "Eq(K, m*g*h - mu*m*g*d)",
+                "work–energy theorem",
+                compute=_spring_energy,
+            ),
+        ),
+        relation="Eq(k*x**2/2, K)",
+        concept="potential energy of a spring",
+        compute=lambda p: math.sqrt(2 * _spring_energy(p) / p["k"]),
+        mistakes=(
+            Mistake(
+                "ignoring the work done by friction",
+                lambda p: math.sqrt(2 * p["m"] * p["g"] * p["h"] / p["k"]),
+            ),
+            Mistake(
+                "adding the work done by friction instead of subtracting it",
+                lambda p: math.sqrt(2 * p["m"] * p["g"] * (p["h"] + p["mu"] * p["d"]) / p["k"]),
+            ),
+            Mistake(
+                "writing the spring's energy as kx², without the ½",
+                lambda p: math.sqrt(_spring_energy(p) / p["k"]),
+            ),
+            Mistake(
+                "taking the friction force as μm, leaving out g",
+                lambda p: math.sqrt(2 * p["m"] * (p["g"] * p["h"] - p["mu"] * p["d"]) / p["k"]),
+            ),
+        ),
+        stem="A block of mass {m} is released from rest at a height {h} on a smooth curved "
+        "track that ends on a horizontal floor. On the floor the block first crosses a rough "
+        "patch of length {d}, where the coefficient of kinetic friction is {mu}, and then, on "
+        "the smooth floor beyond, runs into a light spring of force constant {k}. Taking {g}, "
+        "the maximum compression of the spring is",
+        method="By the work–energy theorem, the kinetic energy on reaching the spring is "
+        "gravity's work less friction's: $K = mgh - \\mu_k mgd = {K}$ J. At maximum "
+        "compression it is all stored in the spring: $\\tfrac{{1}}{{2}}kx^2 = K$, so $x = "
+        "\\sqrt{{2K/k}} =$ {answer}.",
+        accept=lambda p: 0.12 <= p["mu"] * p["d"] / p["h"] <= 0.7,
+    ),
+    NumericalTemplate(
+        "phy-chain-car-climbing-power",
+        PHY,
+        "phy-power",
+        Demand(steps=2, concepts=2),
+        "the engine's driving force from the balance of forces along the slope at constant "
+        "speed (weight's component plus resistance), then the power as force times velocity",
+        givens=(
+            Q("m", "m", r"\mathrm{kg}", choices=span(800, 2000, 100)),
+            Q("s", r"\sin\theta", choices=(0.02, 0.04, 0.05, 0.08, 0.1)),
+            Q("v", "v", KMH, si=KMH_SI, choices=span(36, 90, 6)),
+            Q("f", "f", r"\mathrm{N}", choices=span(200, 1000, 50)),
+            G_TEN,
+        ),
+        unknown=Q("P", "P", r"\mathrm{kW}", si=1e3),
+        chain=(
+            Step(
+                Q("F", "F", r"\mathrm{N}"),
+                "Eq(F, m*g*s + f)",
+                "balance of forces at constant velocity (Newton's first law)",
+                compute=lambda p: p["m"] * p["g"] * p["s"] + p["f"],
+            ),
+        ),
+        relation="Eq(P, F*v)",
+        concept="power as force times velocity",
+        compute=lambda p: (p["m"] * p["g"] * p["s"] + p["f"]) * p["v"],
+        mistakes=(
+            Mistake(
+                "ignoring the resistive forces",
+                lambda p: p["m"] * p["g"] * p["s"] * p["v"],
+            ),
+            Mistake(
+                "ignoring the weight's component along the slope",
+                lambda p: p["f"] * p["v"],
+            ),
+            Mistake(
+                "subtracting the resistive forces, as if they helped the car",
+                lambda p: _near(
+                    (p["m"] * p["g"] * p["s"] - p["f"]) * p["v"],
+                    (p["m"] * p["g"] * p["s"] + p["f"]) * p["v"],
+                ),
+            ),
+            unit_slip(
+                "leaving the speed in km h⁻¹",
+                lambda p: 3.6 * (p["m"] * p["g"] * p["s"] + p["f"]) * p["v"],
+            ),
+        ),
+        stem="A car of mass {m} climbs a straight road inclined at an angle $\\theta$ to the "
+        "horizontal, where {s}, at a constant speed {v}. The resistive forces of friction and "
+        "air drag on it together amount to {f}. Taking {g}, the power delivered by the engine "
+        "is",
+        method="At constant velocity the net force is zero, so the driving force balances the "
+        "weight's component down the slope and the resistance: $F = mg\\sin\\theta + f = {F}$ "
+        "N. With $v$ in m s⁻¹, $P = Fv =$ {answer}.",
+        accept=lambda p: 0.4 <= p["m"] * p["g"] * p["s"] / p["f"] <= 2.5,
+    ),
+    # ── Unit 5: Rotational Motion ────────────────────────────────────────────────────────────
+    NumericalTemplate(
+        "phy-chain-putty-on-spinning-disc-energy-loss",
+        PHY,
+        "phy-angular-momentum",
+        Demand(steps=3, concepts=3),
+        "the disc's moment of inertia ½MR², the new angular speed from conservation of angular "
+        "momentum, then the loss of rotational kinetic energy",
+        givens=(
+            Q("M", "M", r"\mathrm{kg}", choices=span(1.0, 10.0, 0.5)),
+            Q("R", "R", r"\mathrm{m}", choices=span(0.1, 0.5, 0.05)),
+            Q("w0", r"\omega_0", r"\mathrm{rad\,s^{-1}}", choices=span(10, 60, 2)),
+            Q("m", "m", r"\mathrm{g}", si=1e-3, choices=span(100, 1000, 50)),
+        ),
+        unknown=Q("dK", r"\Delta K", r"\mathrm{J}"),
+        chain=(
+            Step(
+                Q("I", "I", r"\mathrm{kg\,m^2}"),
+                "Eq(I, M*R**2/2)",
+                "moment of inertia of a uniform disc",
+                compute=lambda p: p["M"] * p["R"] ** 2 / 2,
+            ),
+            Step(
+                Q("w", r"\omega", r"\mathrm{rad\,s^{-1}}"),
+                "Eq(I*w0, (I + m*R**2)*w)",
+                "conservation of angular momentum",
+                compute=lambda p: p["w0"] * p["M"] / (p["M"] + 2 * p["m"]),
+            ),
+        ),
+        relation="Eq(dK, I*w0**2/2 - (I + m*R**2)*w**2/2)",
+        concept="rotational kinetic energy",
+        compute=_disc_loss,
+        mistakes=(
+            Mistake(
+                "taking the disc's moment of inertia as MR²",
+                lambda p: p["R"] ** 2 * p["w0"] ** 2 / 2 * p["M"] * p["m"] / (p["M"] + p["m"]),
+            ),
+            Mistake(
+                "taking the putty's kinetic energy at the original angular speed as the loss",
+                lambda p: p["m"] * p["R"] ** 2 * p["w0"] ** 2 / 2,
+            ),
+            Mistake(
+                "giving the final kinetic energy instead of the loss",
+                lambda p: (
+                    p["M"]
+                    * p["R"] ** 2
+                    / 4
+                    * (p["w0"] * p["M"] / (p["M"] + 2 * p["m"])) ** 2
+                    * (1 + 2 * p["m"] / p["M"])
+                ),
+            ),
+            Mistake(
+                "taking the kinetic energy gained by the putty as the loss",
+                lambda p: (
+                    p["m"] * p["R"] ** 2 / 2 * (p["w0"] * p["M"] / (p["M"] + 2 * p["m"])) ** 2
+                ),
+            ),
+        ),
+        stem="A uniform disc of mass {M} and radius {R} rotates freely about a fixed axis "
+        "through its centre, perpendicular to its plane, with an angular speed {w0}. A small "
+        "lump of putty of mass {m} is dropped gently onto the disc and sticks at its rim. The "
+        "loss of kinetic energy in this process is",
+        method="For a uniform disc $I = \\tfrac{{1}}{{2}}MR^2 = {I}\\ \\mathrm{{kg\\,m^2}}$. No "
+        "external torque acts about the axis, so $I\\omega_0 = (I + mR^2)\\omega$ gives "
+        "$\\omega = {w}\\ \\mathrm{{rad\\,s^{{-1}}}}$. The loss is $\\tfrac{{1}}{{2}}I\\omega_0^2 "
+        "- \\tfrac{{1}}{{2}}(I + mR^2)\\omega^2 =$ {answer}.",
+        accept=lambda p: 0.06 <= p["m"] / p["M"] <= 0.5,
+    ),
+    NumericalTemplate(
+        "phy-chain-block-unwinding-pulley-speed",
+        PHY,
+        "phy-rotational-dynamics",
+        Demand(steps=3, concepts=3),
+        "the pulley's moment of inertia ½MR², the acceleration from Newton's second law for "
+        "the block together with τ = Iα for the pulley, then the speed from v² = 2ah",
+        givens=(
+            Q("M", "M", r"\mathrm{kg}", choices=span(0.5, 5.0, 0.5)),
+            Q("R", "R", r"\mathrm{cm}", si=0.01, choices=span(10, 50, 5)),
+            Q("m", "m", r"\mathrm{kg}", choices=span(0.2, 3.0, 0.1)),
+            G_TEN,
+            Q("h", "h", r"\mathrm{m}", choices=span(0.5, 3.0, 0.1)),
+        ),
+        unknown=Q("v", "v", MS),
+        chain=(
+            Step(
+                Q("I", "I", r"\mathrm{kg\,m^2}"),
+                "Eq(I, M*R**2/2)",
+                "moment of inertia of a uniform disc",
+                compute=lambda p: p["M"] * p["R"] ** 2 / 2,
+            ),
+            Step(
+                Q("a", "a", MS2),
+                "Eq(m*g - m*a, I*a/R**2)",
+                "Newton's second law with the torque on the pulley (τ = Iα)",
+                compute=lambda p: p["m"] * p["g"] / (p["m"] + p["M"] / 2),
+            ),
+        ),
+        relation="Eq(v**2, 2*a*h)",
+        concept="equations of uniformly accelerated motion",
+        compute=_pulley_speed,
+        mistakes=(
+            Mistake(
+                "ignoring the pulley's inertia, as in free fall",
+                lambda p: math.sqrt(2 * p["g"] * p["h"]),
+            ),
+            Mistake(
+                "taking the pulley's moment of inertia as MR²",
+                lambda p: _pulley_speed(p, inertia=1.0),
+            ),
+            Mistake(
+                "taking the tension equal to mg, so that mgR = Iα",
+                lambda p: _near(math.sqrt(4 * p["m"] * p["g"] * p["h"] / p["M"]), _pulley_speed(p)),
+            ),
+            Mistake(
+                "dropping the 2 in v² = 2ah",
+                lambda p: _pulley_speed(p) / math.sqrt(2),
+            ),
+        ),
+        stem="A light string is wound round a uniform disc-shaped pulley of mass {M} and "
+        "radius {R}, which can turn without friction about a fixed horizontal axis through its "
+        "centre. A block of mass {m} hangs from the free end of the string and is released "
+        "from rest. The string does not slip. Taking {g}, the speed of the block after it has "
+        "fallen through {h} is",
+        method="For the pulley $I = \\tfrac{{1}}{{2}}MR^2 = {I}\\ \\mathrm{{kg\\,m^2}}$. For the "
+        "block $mg - T = ma$; for the pulley $TR = I\\alpha$ with $\\alpha = a/R$, so $T = "
+        "Ia/R^2$ and $a = \\dfrac{{mg}}{{m + I/R^2}} = {a}\\ \\mathrm{{m\\,s^{{-2}}}}$. From rest, "
+        "$v^2 = 2ah$ gives $v =$ {answer}.",
+        accept=lambda p: 0.2 <= p["m"] / p["M"] <= 3,
+    ),
+    NumericalTemplate(
+        "phy-chain-rod-swinging-from-end",
+        PHY,
+        "phy-parallel-and-perpendicular-axes",
+        Demand(steps=2, concepts=2),
+        "the moment of inertia about the end from the parallel axes theorem, then the angular "
+        "speed from conservation of energy (the centre of mass falls L/2)",
+        givens=(
+            Q("M", "M", r"\mathrm{kg}", choices=span(0.5, 5.0, 0.5)),
+            Q("L", "L", r"\mathrm{m}", choices=span(0.4, 2.0, 0.1)),
+            G_TEN,
+        ),
+        unknown=Q("w", r"\omega", r"\mathrm{rad\,s^{-1}}"),
+        chain=(
+            Step(
+                Q("I", "I", r"\mathrm{kg\,m^2}"),
+                "Eq(I, M*L**2/12 + M*(L/2)**2)",
+                "parallel axes theorem",
+                compute=lambda p: p["M"] * p["L"] ** 2 / 3,
+            ),
+        ),
+        relation="Eq(I*w**2/2, M*g*L/2)",
+        concept="conservation of mechanical energy with rotational kinetic energy",
+        compute=lambda p: math.sqrt(3 * p["g"] / p["L"]),
+        mistakes=(
+            Mistake(
+                "using the moment of inertia about the centre, ML²/12",
+                lambda p: math.sqrt(12 * p["g"] / p["L"]),
+            ),
+            Mistake(
+                "taking the centre of mass to fall through L instead of L/2",
+                lambda p: math.sqrt(6 * p["g"] / p["L"]),
+            ),
+            Mistake(
+                "writing the rotational kinetic energy as Iω², without the ½",
+                lambda p: math.sqrt(1.5 * p["g"] / p["L"]),
+            ),
+            Mistake(
+                "adding M(L/2)² to ML²/3 instead of to ML²/12",
+                lambda p: math.sqrt(12 * p["g"] / (7 * p["L"])),
+            ),
+        ),
+        stem="A uniform rod of mass {M} and length {L} can turn freely in a vertical plane "
+        "about a horizontal axis through one of its ends. It is held horizontal and released "
+        "from rest. Taking {g}, its angular speed as it passes through the vertical position "
+        "is",
+        method="About its end, by the parallel axes theorem, $I = \\dfrac{{ML^2}}{{12}} + "
+        "M\\left(\\dfrac{{L}}{{2}}\\right)^2 = \\dfrac{{ML^2}}{{3}} = {I}\\ \\mathrm{{kg\\,m^2}}$. "
+        "The centre of mass falls $L/2$: $\\tfrac{{1}}{{2}}I\\omega^2 = Mg\\dfrac{{L}}{{2}}$, so "
+        "$\\omega = \\sqrt{{3g/L}} =$ {answer}.",
+    ),
+    # ── Unit 6: Gravitation ──────────────────────────────────────────────────────────────────
+    NumericalTemplate(
+        "phy-chain-satellite-launch-energy",
+        PHY,
+        "phy-energy-of-satellite",
+        Demand(steps=3, concepts=3),
+        "GM from g = GM/R², the satellite's total energy −GMm/2r in orbit, then the energy to "
+        "be supplied as that less its potential energy −GMm/R on the surface",
+        givens=(
+            Q("m", "m", r"\mathrm{kg}", choices=span(100, 2000, 100)),
+            Q("h", "h", r"\mathrm{km}", si=1e3, choices=span(400, 6400, 400)),
+            R_EARTH,
+            G_EARTH,
+        ),
+        unknown=Q("W", "W", r"\mathrm{J}"),
+        chain=(
+            Step(
+                Q("GM", "GM", r"\mathrm{N\,m^2\,kg^{-1}}"),
+                "Eq(GM, g*R**2)",
+                "acceleration due to gravity at the surface (g = GM/R²)",
+                compute=_gm,
+            ),
+            Step(
+                Q("En", "E", r"\mathrm{J}"),
+                "Eq(En, -GM*m/(2*(R + h)))",
+                "total energy of a satellite in a circular orbit",
+                compute=lambda p: -_gm(p) * p["m"] / (2 * (p["R"] + p["h"])),
+            ),
+        ),
+        relation="Eq(W, En + GM*m/R)",
+        concept="gravitational potential energy",
+        compute=_launch_energy,
+        mistakes=(
+            Mistake(
+                "counting only the gain in potential energy, leaving out the orbital kinetic "
+                "energy",
+                lambda p: _near(
+                    _gm(p) * p["m"] * (1 / p["R"] - 1 / (p["R"] + p["h"])), _launch_energy(p)
+                ),
+            ),
+            Mistake(
+                "giving only the orbital kinetic energy GMm/2(R + h)",
+                lambda p: _gm(p) * p["m"] / (2 * (p["R"] + p["h"])),
+            ),
+            Mistake(
+                "taking the gain in potential energy as mgh, with g constant, plus the orbital "
+                "kinetic energy",
+                lambda p: p["m"] * p["g"] * p["h"] + _gm(p) * p["m"] / (2 * (p["R"] + p["h"])),
+            ),
+            Mistake(
+                "taking the energy needed as mgh alone",
+                lambda p: _near(p["m"] * p["g"] * p["h"], _launch_energy(p)),
+            ),
+        ),
+        stem="A satellite of mass {m} is to be placed in a circular orbit at a height {h} "
+        "above the Earth's surface. Taking the Earth's radius as {R} and {g} at the surface, "
+        "and ignoring the Earth's rotation and air resistance, the minimum energy that must be "
+        "given to the satellite on the surface is",
+        method="From $g = GM/R^2$, $GM = gR^2 = {GM}\\ \\mathrm{{N\\,m^2\\,kg^{{-1}}}}$. In orbit "
+        "of radius $r = R + h$ the total energy is $E = -\\dfrac{{GMm}}{{2r}} = {En}$ J; on the "
+        "surface (at rest) it is $-\\dfrac{{GMm}}{{R}}$. The energy to be supplied is $E + "
+        "\\dfrac{{GMm}}{{R}} =$ {answer}.",
+    ),
+    NumericalTemplate(
+        "phy-chain-pendulum-period-at-altitude",
+        PHY,
+        "phy-variation-of-g",
+        Demand(steps=2, concepts=2),
+        "g at the height from g' = gR²/(R + h)², then the pendulum's period there from "
+        "T = 2π√(L/g')",
+        givens=(
+            Q("L", "L", r"\mathrm{m}", choices=span(0.5, 2.0, 0.1)),
+            Q("h", "h", r"\mathrm{km}", si=1e3, choices=span(1280, 3200, 160)),
+            R_EARTH,
+            G_EARTH,
+        ),
+        unknown=Q("T", "T", r"\mathrm{s}"),
+        chain=(
+            Step(
+                Q("gh", "g'", MS2),
+                "Eq(gh*(R + h)**2, g*R**2)",
+                "variation of g with altitude",
+                compute=lambda p: p["g"] * (p["R"] / (p["R"] + p["h"])) ** 2,
+            ),
+        ),
+        relation="Eq(T, 2*pi*sqrt(L/gh))",
+        concept="time period of a simple pendulum",
+        compute=lambda p: 2 * math.pi * math.sqrt(p["L"] / p["g"]) * (1 + p["h"] / p["R"]),
+        mistakes=(
+            Mistake(
+                "using g' = g(1 − 2h/R), which holds only for h ≪ R",
+                lambda p: 2 * math.pi * math.sqrt(p["L"] / (p["g"] * (1 - 2 * p["h"] / p["R"]))),
+            ),
+            Mistake(
+                "using the formula for depth, g' = g(1 − h/R)",
+                lambda p: 2 * math.pi * math.sqrt(p["L"] / (p["g"] * (1 - p["h"] / p["R"]))),
+            ),
+            Mistake(
+                "not squaring: g' = gR/(R + h)",
+                lambda p: 2 * math.pi * math.sqrt(p["L"] * (p["R"] + p["h"]) / (p["g"] * p["R"])),
+            ),
+            Mistake(
+                "ignoring the change of g with height",
+                lambda p: 2 * math.pi * math.sqrt(p["L"] / p["g"]),
+            ),
+        ),
+        stem="A simple pendulum of length {L} is taken to a height {h} above the Earth's "
+        "surface. Taking the Earth's radius as {R} and {g} at the surface, the time period of "
+        "the pendulum at that height is",
+        method="At height $h$, $g' = g\\left(\\dfrac{{R}}{{R + h}}\\right)^2 = {gh}\\ "
+        "\\mathrm{{m\\,s^{{-2}}}}$ (the approximation $g(1 - 2h/R)$ fails when $h$ is not small "
+        "beside $R$). Then $T = 2\\pi\\sqrt{{L/g'}} =$ {answer}.",
+    ),
+    NumericalTemplate(
+        "phy-chain-escape-from-orbit-speed-boost",
+        PHY,
+        "phy-escape-velocity",
+        Demand(steps=2, concepts=2),
+        "the orbital speed from gravity supplying the centripetal force, then the extra speed "
+        "that makes the total energy zero (escape from that orbit)",
+        givens=(
+            Q("h", "h", r"\mathrm{km}", si=1e3, choices=span(400, 6400, 400)),
+            R_EARTH,
+            G_EARTH,
+        ),
+        unknown=Q("dv", r"\Delta v", r"\mathrm{km\,s^{-1}}", si=1e3),
+        chain=(
+            Step(
+                Q("vo", "v_o", r"\mathrm{km\,s^{-1}}", si=1e3),
+                "Eq(vo**2*(R + h), g*R**2)",
+                "orbital velocity (gravity supplies the centripetal force)",
+                compute=_orbital_speed,
+            ),
+        ),
+        relation="Eq((vo + dv)**2*(R + h), 2*g*R**2)",
+        concept="escape velocity from energy conservation",
+        compute=lambda p: (math.sqrt(2) - 1) * _orbital_speed(p),
+        mistakes=(
+            Mistake(
+                "using the escape speed from the surface, √(2gR), less the orbital speed",
+                lambda p: math.sqrt(2 * p["g"] * p["R"]) - _orbital_speed(p),
+            ),
+            Mistake(
+                "giving the escape speed from the orbit, √2 v_o, as the increase",
+                lambda p: math.sqrt(2) * _orbital_speed(p),
+            ),
+            Mistake(
+                "equating ½mΔv² to the binding energy GMm/2r, as if starting from rest",
+                _orbital_speed,
+            ),
+            Mistake(
+                "taking the surface escape speed √(2gR) as the increase",
+                lambda p: math.sqrt(2 * p["g"] * p["R"]),
+            ),
+        ),
+        stem="A satellite moves in a circular orbit at a height {h} above the Earth's surface. "
+        "Taking the Earth's radius as {R} and {g} at the surface, the least increase in its "
+        "speed, given along its direction of motion, that lets it escape from the Earth's "
+        "gravity is",
+        method="In orbit of radius $r = R + h$, $\\dfrac{{mv_o^2}}{{r}} = \\dfrac{{GMm}}{{r^2}}$ "
+        "with $GM = gR^2$, so $v_o = \\sqrt{{gR^2/r}} = {vo}\\ \\mathrm{{km\\,s^{{-1}}}}$. To "
+        "escape, the total energy must reach zero: $\\tfrac{{1}}{{2}}mv^2 = \\dfrac{{GMm}}{{r}}$, "
+        "so $v = \\sqrt{{2}}\\,v_o$ and the increase is $(\\sqrt{{2}} - 1)v_o =$ {answer}.",
     ),
 )

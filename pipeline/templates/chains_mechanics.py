@@ -123,6 +123,85 @@ def _orbital_speed(p: Params) -> float:
     return math.sqrt(_gm(p) / (p["R"] + p["h"]))
 
 
+# ── Unit 7: Properties of Solids and Liquids ─────────────────────────────────────────────────
+def _wire_energy(p: Params, radius: float = 0.5) -> float:
+    """½FΔL with ΔL = FL/(AY), A = π(radius × d)²."""
+    force = p["M"] * p["g"]
+    return force**2 * p["L"] / (2 * math.pi * (radius * p["d"]) ** 2 * p["Y"])
+
+
+def _venturi_level(p: Params, power: float = 2.0) -> float:
+    """(v₂² − v₁²)/2g with v₂ = v₁(d₁/d₂)^power."""
+    v2 = p["v1"] * (p["d1"] / p["d2"]) ** power
+    return (v2**2 - p["v1"] ** 2) / (2 * p["g"])
+
+
+def _ice_final(p: Params) -> float:
+    return (p["M"] * p["c"] * p["T"] - p["mi"] * p["Lf"]) / (p["c"] * (p["M"] + p["mi"]))
+
+
+def _ice_melted(p: Params) -> float:
+    """Heat conducted through the six faces in time t, over the latent heat."""
+    return p["k"] * 6 * p["a"] ** 2 * p["T"] * p["t"] / (p["d"] * p["Lf"])
+
+
+# ── Unit 8: Thermodynamics ───────────────────────────────────────────────────────────────────
+def _adiabatic_work(p: Params, exponent: float | None = None) -> float:
+    """Work done on n moles compressed adiabatically: nR(T₂ − T₁)/(γ − 1)."""
+    t2 = p["T1"] * (p["V1"] / p["V2"]) ** (p["gam"] - 1 if exponent is None else exponent)
+    return p["n"] * p["Rg"] * (t2 - p["T1"]) / (p["gam"] - 1)
+
+
+def _fridge_heat(p: Params) -> float:
+    """Heat removed to cool water from the room to 0 °C and freeze it."""
+    return p["m"] * (p["c"] * (p["T1"] - p["T2"]) + p["Lf"])
+
+
+# ── Unit 9: Kinetic Theory ───────────────────────────────────────────────────────────────────
+def _rms_from_pv(p: Params) -> float:
+    return math.sqrt(3 * p["P"] * p["V"] / p["m"])
+
+
+def _gamma_mix(cv: float) -> float:
+    return (cv + 1) / cv
+
+
+def _collision_time(p: Params) -> float:
+    free_path = p["kB"] * p["T"] / (math.sqrt(2) * math.pi * p["d"] ** 2 * p["P"])
+    return free_path / math.sqrt(3 * p["Rg"] * p["T"] / p["M"])
+
+
+# ── Unit 10: Oscillations and Waves ──────────────────────────────────────────────────────────
+def _shm_speed(p: Params) -> float:
+    return math.sqrt(p["g"] / p["e"] * (p["A"] ** 2 - p["x"] ** 2))
+
+
+def _string_speed(p: Params) -> float:
+    return math.sqrt(p["M"] * p["g"] * p["L"] / p["ms"])
+
+
+def _putty_amplitude(p: Params) -> float:
+    speed = p["m"] * p["u"] / (p["M"] + p["m"])
+    return speed * math.sqrt((p["M"] + p["m"]) / p["k"])
+
+
+# ── Unit 20: Experimental Skills ─────────────────────────────────────────────────────────────
+VERNIER_LC = 1e-4  # m: 10 vernier divisions = 9 main-scale divisions of 1 mm
+SCREW_LC = 1e-5  # m: pitch 0.5 mm over 50 circular divisions
+
+
+def _ball_density(p: Params, zero: float = -1.0, radius_slip: bool = False) -> float:
+    """m / (πd³/6), the diameter read as MSR + (n + zero × n₀) × LC (zero = −1: corrected)."""
+    d = p["M0"] + (p["n"] + zero * p["z"]) * VERNIER_LC
+    return p["m"] / (math.pi * d**3 / 6) / (8 if radius_slip else 1)
+
+
+def _wire_modulus(p: Params, zero: float = -1.0) -> float:
+    """MgL/(π(d/2)²ΔL), the diameter read as MSR + n × LC + zero × e (zero = −1: corrected)."""
+    d = p["s"] + p["n"] * SCREW_LC + zero * p["e"]
+    return p["M"] * p["g"] * p["L"] / (math.pi * (d / 2) ** 2 * p["dL"])
+
+
 MECHANICS_CHAINS: tuple[NumericalTemplate, ...] = (
     NumericalTemplate(
         "phy-chain-pendulum-tension-at-bottom",
@@ -249,7 +328,7 @@ MECHANICS_CHAINS: tuple[NumericalTemplate, ...] = (
             Q("t", "t", r"\mathrm{s}", choices=span(1.0, 5.0, 0.1)),
             Q("dt", r"\Delta t", r"\mathrm{s}", choices=(0.02, 0.05, 0.1)),
         ),
-        unknown=Q("dF", r"\Delta F", r"\mathrm{N}"),
+        unknown=Q("dF", r"\Delta F", r"\mathrm{mN}", si=1e-3),
         chain=(
             Step(
                 Q("a", "a", MS2),
@@ -1068,7 +1147,7 @@ MECHANICS_CHAINS: tuple[NumericalTemplate, ...] = (
             R_EARTH,
             G_EARTH,
         ),
-        unknown=Q("W", "W", r"\mathrm{J}"),
+        unknown=Q("W", "W", r"\mathrm{GJ}", si=1e9),
         chain=(
             Step(
                 Q("GM", "GM", r"\mathrm{N\,m^2\,kg^{-1}}"),
@@ -1217,5 +1296,911 @@ MECHANICS_CHAINS: tuple[NumericalTemplate, ...] = (
         "with $GM = gR^2$, so $v_o = \\sqrt{{gR^2/r}} = {vo}\\ \\mathrm{{km\\,s^{{-1}}}}$. To "
         "escape, the total energy must reach zero: $\\tfrac{{1}}{{2}}mv^2 = \\dfrac{{GMm}}{{r}}$, "
         "so $v = \\sqrt{{2}}\\,v_o$ and the increase is $(\\sqrt{{2}} - 1)v_o =$ {answer}.",
+    ),
+    # ── Unit 7: Properties of Solids and Liquids ─────────────────────────────────────────────
+    NumericalTemplate(
+        "phy-chain-loaded-wire-elastic-energy",
+        PHY,
+        "phy-youngs-modulus",
+        Demand(steps=2, concepts=2),
+        "the extension from Young's modulus (stress over strain, with A = πd²/4), then the "
+        "elastic potential energy ½FΔL stored in the wire",
+        givens=(
+            Q("M", "M", r"\mathrm{kg}", choices=span(2, 20, 1)),
+            Q("L", "L", r"\mathrm{m}", choices=span(1.0, 3.0, 0.5)),
+            Q("d", "d", r"\mathrm{mm}", si=1e-3, choices=span(0.5, 2.0, 0.1)),
+            Q("Y", "Y", r"\mathrm{N\,m^{-2}}", choices=(7e10, 1.1e11, 2e11)),
+            G_TEN,
+        ),
+        unknown=Q("U", "U", r"\mathrm{mJ}", si=1e-3),
+        chain=(
+            Step(
+                Q("dL", r"\Delta L", r"\mathrm{mm}", si=1e-3),
+                "Eq(Y*pi*(d/2)**2*dL, M*g*L)",
+                "Young's modulus (stress = Y × strain)",
+                compute=lambda p: p["M"] * p["g"] * p["L"] / (math.pi * (p["d"] / 2) ** 2 * p["Y"]),
+            ),
+        ),
+        relation="Eq(U, M*g*dL/2)",
+        concept="elastic potential energy of a stretched wire",
+        compute=_wire_energy,
+        mistakes=(
+            Mistake(
+                "equating the stored energy to the work MgΔL done by the load, without the ½",
+                lambda p: 2 * _wire_energy(p),
+            ),
+            Mistake(
+                "using the diameter as the radius in the cross-section",
+                lambda p: _wire_energy(p, radius=1.0),
+            ),
+            Mistake(
+                "using the diameter as the radius and leaving out the ½",
+                lambda p: 2 * _wire_energy(p, radius=1.0),
+            ),
+        ),
+        stem="A load of mass {M} hangs from a vertical wire of length {L} and diameter {d}. "
+        "Young's modulus of the material of the wire is {Y}. Taking {g}, the elastic potential "
+        "energy stored in the stretched wire is",
+        method="Stress over strain: $Y = \\dfrac{{Mg/A}}{{\\Delta L/L}}$ with $A = \\pi d^2/4$, so "
+        "$\\Delta L = \\dfrac{{MgL}}{{AY}} = {dL}$ mm. The energy stored is half the load "
+        "times the extension, $U = \\tfrac{{1}}{{2}}Mg\\,\\Delta L =$ {answer}.",
+        accept=lambda p: (
+            p["M"] * p["g"] / (math.pi * (p["d"] / 2) ** 2 * p["Y"]) <= 2e-3
+            and 1e-3 <= _wire_energy(p) <= 10
+        ),
+    ),
+    NumericalTemplate(
+        "phy-chain-venturi-tube-level-difference",
+        PHY,
+        "phy-bernoullis-principle",
+        Demand(steps=3, concepts=3),
+        "the speed in the narrow part from the equation of continuity, the pressure difference "
+        "from Bernoulli's principle, then the difference in water levels from the pressure of "
+        "a liquid column",
+        givens=(
+            Q("d1", "d_1", r"\mathrm{cm}", si=0.01, choices=span(4, 10, 1)),
+            Q("d2", "d_2", r"\mathrm{cm}", si=0.01, choices=span(2, 6, 0.5)),
+            Q("v1", "v_1", MS, choices=span(0.5, 2.0, 0.1)),
+            Q("rho", r"\rho", r"\mathrm{kg\,m^{-3}}", choices=(1000.0,)),
+            G_TEN,
+        ),
+        unknown=Q("h", "h", r"\mathrm{cm}", si=0.01),
+        chain=(
+            Step(
+                Q("v2", "v_2", MS),
+                "Eq(v2*d2**2, v1*d1**2)",
+                "equation of continuity",
+                compute=lambda p: p["v1"] * (p["d1"] / p["d2"]) ** 2,
+            ),
+            Step(
+                Q("dP", r"\Delta p", r"\mathrm{Pa}"),
+                "Eq(dP, rho*(v2**2 - v1**2)/2)",
+                "Bernoulli's principle",
+                compute=lambda p: p["rho"] * p["g"] * _venturi_level(p),
+            ),
+        ),
+        relation="Eq(dP, rho*g*h)",
+        concept="pressure due to a liquid column",
+        compute=_venturi_level,
+        mistakes=(
+            Mistake(
+                "taking the speed inversely proportional to the diameter, not its square",
+                lambda p: _venturi_level(p, power=1.0),
+            ),
+            Mistake(
+                "leaving out the speed in the wide part: Δp = ½ρv₂²",
+                lambda p: (p["v1"] * (p["d1"] / p["d2"]) ** 2) ** 2 / (2 * p["g"]),
+            ),
+            Mistake("dropping the ½ in Bernoulli's equation", lambda p: 2 * _venturi_level(p)),
+            Mistake(
+                "squaring the difference of the speeds: Δp = ½ρ(v₂ − v₁)²",
+                lambda p: (p["v1"] * (p["d1"] / p["d2"]) ** 2 - p["v1"]) ** 2 / (2 * p["g"]),
+            ),
+        ),
+        stem="Water flows steadily through a horizontal pipe whose internal diameter narrows "
+        "from {d1} to {d2}. The speed of the water in the wide part is {v1}. Open vertical "
+        "tubes are fitted to the wide and to the narrow section. Taking the density of water "
+        "as {rho} and {g}, the difference between the water levels in the two tubes is",
+        method="Continuity: $v_1 d_1^2 = v_2 d_2^2$, so $v_2 = {v2}\\ \\mathrm{{m\\,s^{{-1}}}}$. "
+        "Bernoulli along the horizontal pipe: $p_1 - p_2 = \\tfrac{{1}}{{2}}\\rho(v_2^2 - "
+        "v_1^2) = {dP}$ Pa. This pressure difference holds up a water column $h$: $p_1 - p_2 "
+        "= \\rho g h$, so $h =$ {answer}.",
+        accept=lambda p: 1.3 <= p["d1"] / p["d2"] <= 2.2 and _venturi_level(p) <= 2,
+    ),
+    NumericalTemplate(
+        "phy-chain-ice-melting-in-water-final-temperature",
+        PHY,
+        "phy-latent-heat",
+        Demand(steps=2, concepts=2),
+        "the heat needed to melt the ice from its latent heat, then the final temperature from "
+        "the principle of calorimetry (the melted ice is then warmed too)",
+        givens=(
+            Q("mi", "m", r"\mathrm{g}", si=1e-3, choices=span(10, 100, 5)),
+            Q("M", "M", r"\mathrm{g}", si=1e-3, choices=span(100, 500, 20)),
+            Q("T", r"\theta", CELSIUS, choices=span(30, 60, 2)),
+            C_WATER,
+            L_ICE,
+        ),
+        unknown=Q("Tf", r"\theta_f", CELSIUS),
+        chain=(
+            Step(
+                Q("Qm", "Q", r"\mathrm{J}"),
+                "Eq(Qm, mi*Lf)",
+                "latent heat of fusion",
+                compute=lambda p: p["mi"] * p["Lf"],
+            ),
+        ),
+        relation="Eq(M*c*(T - Tf), Qm + mi*c*Tf)",
+        concept="principle of calorimetry",
+        compute=_ice_final,
+        mistakes=(
+            Mistake(
+                "forgetting to warm the melted ice from 0 °C to the final temperature",
+                lambda p: (p["M"] * p["c"] * p["T"] - p["mi"] * p["Lf"]) / (p["M"] * p["c"]),
+            ),
+            Mistake(
+                "leaving out the latent heat, as if the ice were water at 0 °C",
+                lambda p: p["M"] * p["T"] / (p["M"] + p["mi"]),
+            ),
+            Mistake(
+                "adding the latent heat, as if melting released heat",
+                lambda p: _near(
+                    (p["M"] * p["c"] * p["T"] + p["mi"] * p["Lf"]) / (p["c"] * (p["M"] + p["mi"])),
+                    _ice_final(p),
+                ),
+            ),
+        ),
+        stem="A piece of ice of mass {mi} at $0\\,^\\circ\\mathrm{{C}}$ is dropped into {M} of "
+        "water at {T} in an insulated vessel of negligible heat capacity. Taking the specific "
+        "heat of water as {c} and the latent heat of fusion of ice as {Lf}, the temperature "
+        "of the water once all the ice has melted is",
+        method="Melting the ice takes $Q = mL_f = {Qm}$ J. The melted ice then warms from "
+        "$0\\,^\\circ$C to $\\theta_f$ while the hot water cools to it: $Mc(\\theta - "
+        "\\theta_f) = mL_f + mc\\,\\theta_f$, so $\\theta_f = \\dfrac{{Mc\\theta - "
+        "mL_f}}{{c(M + m)}} =$ {answer}.",
+        accept=lambda p: 0.1 <= p["mi"] / p["M"] <= 0.35 and _ice_final(p) >= 5,
+    ),
+    NumericalTemplate(
+        "phy-chain-ice-box-conduction-melting",
+        PHY,
+        "phy-heat-conduction",
+        Demand(steps=2, concepts=2),
+        "the heat conducted in through the six walls from Q = KAΔTt/d, then the mass of ice "
+        "it melts from the latent heat of fusion",
+        givens=(
+            Q("a", "a", r"\mathrm{cm}", si=0.01, choices=span(30, 60, 5)),
+            Q("d", "d", r"\mathrm{cm}", si=0.01, choices=span(2, 6, 0.5)),
+            Q("k", "K", r"\mathrm{W\,m^{-1}\,K^{-1}}", choices=(0.01, 0.02)),
+            Q("T", r"\theta", CELSIUS, choices=span(31, 45, 1)),
+            L_ICE,
+            Q("t", "t", r"\mathrm{h}", si=3600, choices=span(2, 12, 1)),
+        ),
+        unknown=Q("m", "m", r"\mathrm{g}", si=1e-3),
+        chain=(
+            Step(
+                Q("Qh", "Q", r"\mathrm{J}"),
+                "Eq(Qh, k*6*a**2*T*t/d)",
+                "thermal conduction through a slab",
+                compute=lambda p: p["k"] * 6 * p["a"] ** 2 * p["T"] * p["t"] / p["d"],
+            ),
+        ),
+        relation="Eq(Qh, m*Lf)",
+        concept="latent heat of fusion",
+        compute=_ice_melted,
+        mistakes=(
+            Mistake("using the area of one face only", lambda p: _ice_melted(p) / 6),
+            Mistake(
+                "using the outside temperature in kelvin as the temperature difference",
+                lambda p: _near(_ice_melted(p) * (p["T"] + 273) / p["T"], _ice_melted(p)),
+            ),
+            unit_slip(
+                "leaving the wall thickness in centimetres",
+                lambda p: _ice_melted(p) / 100,
+            ),
+            unit_slip("leaving the time in hours", lambda p: _ice_melted(p) / 3600),
+        ),
+        stem="An ice box is a closed cube of side {a} with walls of thermocole {d} thick, of "
+        "thermal conductivity {k}. It is packed with ice at $0\\,^\\circ\\mathrm{{C}}$ and "
+        "kept where the outside temperature is {T}. Taking the latent heat of fusion of ice as "
+        "{Lf}, and treating each face as a flat slab, the mass of ice that melts in {t} is",
+        method="Heat flows in through all six faces, of total area $6a^2$: $Q = "
+        "\\dfrac{{K(6a^2)(\\theta - 0)t}}{{d}} = {Qh}$ J (with $a$ and $d$ in metres and $t$ in "
+        "seconds). This heat melts ice at $0\\,^\\circ$C: $m = Q/L_f =$ {answer}.",
+        accept=lambda p: 20 <= 1000 * _ice_melted(p) <= 5000,
+    ),
+    NumericalTemplate(
+        "phy-chain-clamped-rod-thermal-force",
+        PHY,
+        "phy-thermal-expansion",
+        Demand(steps=2, concepts=2),
+        "the free thermal expansion ΔL = αLΔT that the walls prevent, then the force from "
+        "Young's modulus with that compressive strain ΔL/L",
+        givens=(
+            Q("L", "L", r"\mathrm{m}", choices=(0.5, 0.8, 1.2, 1.5, 2.5)),
+            Q("A", "A", r"\mathrm{cm^{2}}", si=1e-4, choices=span(1, 10, 1)),
+            Q("alpha", r"\alpha", r"\mathrm{K^{-1}}", choices=(1.2e-5,)),
+            Q("Y", "Y", r"\mathrm{N\,m^{-2}}", choices=(2e11,)),
+            Q("dT", r"\Delta T", r"\mathrm{K}", choices=span(10, 100, 5)),
+        ),
+        unknown=Q("F", "F", r"\mathrm{kN}", si=1e3),
+        chain=(
+            Step(
+                Q("dL", r"\Delta L", r"\mathrm{mm}", si=1e-3),
+                "Eq(dL, alpha*L*dT)",
+                "linear thermal expansion",
+                compute=lambda p: p["alpha"] * p["L"] * p["dT"],
+            ),
+        ),
+        relation="Eq(F*L, Y*A*dL)",
+        concept="Young's modulus (stress = Y × strain)",
+        compute=lambda p: p["Y"] * p["A"] * p["alpha"] * p["dT"],
+        mistakes=(
+            Mistake(
+                "using the areal expansion coefficient 2α",
+                lambda p: 2 * p["Y"] * p["A"] * p["alpha"] * p["dT"],
+            ),
+            Mistake(
+                "using the volume expansion coefficient 3α",
+                lambda p: 3 * p["Y"] * p["A"] * p["alpha"] * p["dT"],
+            ),
+            Mistake(
+                "taking the strain as ΔL itself, without dividing by L",
+                lambda p: p["Y"] * p["A"] * p["alpha"] * p["dT"] * p["L"],
+            ),
+        ),
+        stem="A steel rod of length {L} and cross-sectional area {A} is fixed between two "
+        "rigid walls, just touching them without stress. The coefficient of linear expansion "
+        "of steel is {alpha} and its Young's modulus is {Y}. When the temperature of the rod "
+        "rises by {dT}, the force it exerts on each wall is",
+        method="Free, the rod would lengthen by $\\Delta L = \\alpha L\\Delta T = {dL}$ mm. The "
+        "walls prevent it, so the rod is compressed by a strain $\\Delta L/L = \\alpha\\Delta "
+        "T$, and the force is $F = YA\\,\\dfrac{{\\Delta L}}{{L}} = YA\\alpha\\Delta T =$ "
+        "{answer} (independent of $L$).",
+    ),
+    # ── Unit 8: Thermodynamics ───────────────────────────────────────────────────────────────
+    NumericalTemplate(
+        "phy-chain-diatomic-isobaric-heat",
+        PHY,
+        "phy-first-law-of-thermodynamics",
+        Demand(steps=3, concepts=3),
+        "the work pΔV at constant pressure, the rise in internal energy (5/2)nRΔT = (5/2)pΔV "
+        "from equipartition and the gas equation, then the heat from the first law",
+        givens=(
+            Q("P", "p", r"\mathrm{kPa}", si=1e3, choices=span(100, 500, 50)),
+            Q("V1", "V_1", r"\mathrm{L}", si=1e-3, choices=span(1, 10, 0.5)),
+            Q("V2", "V_2", r"\mathrm{L}", si=1e-3, choices=span(2, 20, 0.5)),
+        ),
+        unknown=Q("Qh", "Q", r"\mathrm{J}"),
+        chain=(
+            Step(
+                Q("W", "W", r"\mathrm{J}"),
+                "Eq(W, P*(V2 - V1))",
+                "work done by a gas at constant pressure",
+                compute=lambda p: p["P"] * (p["V2"] - p["V1"]),
+            ),
+            Step(
+                Q("dU", r"\Delta U", r"\mathrm{J}"),
+                "Eq(dU, 5*P*(V2 - V1)/2)",
+                "internal energy of a diatomic ideal gas (equipartition)",
+                compute=lambda p: 2.5 * p["P"] * (p["V2"] - p["V1"]),
+            ),
+        ),
+        relation="Eq(Qh, dU + W)",
+        concept="first law of thermodynamics",
+        compute=lambda p: 3.5 * p["P"] * (p["V2"] - p["V1"]),
+        mistakes=(
+            Mistake(
+                "taking the heat equal to the work done, as in an isothermal process",
+                lambda p: p["P"] * (p["V2"] - p["V1"]),
+            ),
+            Mistake(
+                "taking the heat equal to the rise in internal energy, as at constant volume",
+                lambda p: 2.5 * p["P"] * (p["V2"] - p["V1"]),
+            ),
+            Mistake(
+                "subtracting the work: Q = ΔU − W",
+                lambda p: 1.5 * p["P"] * (p["V2"] - p["V1"]),
+            ),
+            Mistake(
+                "counting vibration too, ΔU = (7/2)pΔV",
+                lambda p: 4.5 * p["P"] * (p["V2"] - p["V1"]),
+            ),
+        ),
+        stem="An ideal diatomic gas with rigid molecules expands at a constant pressure {P} "
+        "from a volume {V1} to {V2}. The heat supplied to the gas in this process is",
+        method="Work done by the gas: $W = p(V_2 - V_1) = {W}$ J. For rigid diatomic molecules "
+        "(5 degrees of freedom) $\\Delta U = \\tfrac{{5}}{{2}}nR\\Delta T$, and $nR\\Delta T = "
+        "p\\Delta V$ at constant pressure, so $\\Delta U = \\tfrac{{5}}{{2}}p\\Delta V = {dU}$ "
+        "J. First law: $Q = \\Delta U + W =$ {answer}.",
+        accept=lambda p: 1.2 * p["V1"] <= p["V2"] <= 3 * p["V1"],
+    ),
+    NumericalTemplate(
+        "phy-chain-adiabatic-compression-work",
+        PHY,
+        "phy-isothermal-and-adiabatic-processes",
+        Demand(steps=2, concepts=2),
+        "the final temperature from TV^(γ−1) = constant, then the work done on the gas from "
+        "the first law with Q = 0 (W = ΔU = nR ΔT/(γ − 1))",
+        givens=(
+            Q("n", "n", r"\mathrm{mol}", choices=span(0.5, 3.0, 0.5)),
+            Q("T1", "T_1", r"\mathrm{K}", choices=span(280, 320, 10)),
+            Q("V1", "V_1", r"\mathrm{L}", si=1e-3, choices=span(4, 24, 1)),
+            Q("V2", "V_2", r"\mathrm{L}", si=1e-3, choices=span(1, 12, 0.5)),
+            Q("gam", r"\gamma", choices=(1.4,)),
+            R_GAS,
+        ),
+        unknown=Q("W", "W", r"\mathrm{J}"),
+        chain=(
+            Step(
+                Q("T2", "T_2", r"\mathrm{K}"),
+                "Eq(T2, T1*(V1/V2)**(gam - 1))",
+                "adiabatic relation TV^(γ−1) = constant",
+                compute=lambda p: p["T1"] * (p["V1"] / p["V2"]) ** (p["gam"] - 1),
+            ),
+        ),
+        relation="Eq(W, n*Rg*(T2 - T1)/(gam - 1))",
+        concept="first law of thermodynamics for an adiabatic process",
+        compute=_adiabatic_work,
+        mistakes=(
+            Mistake(
+                "using the isothermal work nRT₁ ln(V₁/V₂)",
+                lambda p: p["n"] * p["Rg"] * p["T1"] * math.log(p["V1"] / p["V2"]),
+            ),
+            Mistake(
+                "using the exponent γ instead of γ − 1 in TV^(γ−1) = constant",
+                lambda p: _near(_adiabatic_work(p, exponent=p["gam"]), _adiabatic_work(p)),
+            ),
+            Mistake(
+                "using C_P = γR/(γ − 1) instead of C_V for the change in internal energy",
+                lambda p: p["gam"] * _adiabatic_work(p),
+            ),
+            Mistake(
+                "taking T₂ = T₁V₁/V₂, as if the temperature scaled with the volume ratio",
+                lambda p: _near(_adiabatic_work(p, exponent=1.0), _adiabatic_work(p)),
+            ),
+        ),
+        stem="An amount {n} of an ideal diatomic gas at a temperature {T1} is compressed "
+        "adiabatically and reversibly from a volume {V1} to {V2}. Taking {gam} and {Rg}, the "
+        "work done on the gas is",
+        method="For a reversible adiabatic change $TV^{{\\gamma - 1}}$ is constant: $T_2 = "
+        "T_1(V_1/V_2)^{{\\gamma - 1}} = {T2}$ K. With $Q = 0$ the first law gives the work "
+        "done on the gas as the rise in internal energy: $W = nC_V\\Delta T = "
+        "\\dfrac{{nR(T_2 - T_1)}}{{\\gamma - 1}} =$ {answer}.",
+        accept=lambda p: 1.5 <= p["V1"] / p["V2"] <= 6,
+    ),
+    NumericalTemplate(
+        "phy-chain-carnot-refrigerator-freezing-water",
+        PHY,
+        "phy-second-law-of-thermodynamics",
+        Demand(steps=2, concepts=2),
+        "the heat to be removed (cooling the water to 0 °C, then its latent heat of fusion), "
+        "then the least work from the coefficient of performance T₂/(T₁ − T₂) of a Carnot "
+        "refrigerator",
+        givens=(
+            Q("T2", "T_2", r"\mathrm{K}", choices=(273.0,)),
+            Q("T1", "T_1", r"\mathrm{K}", choices=span(293, 313, 1)),
+            Q("m", "m", r"\mathrm{kg}", choices=span(0.5, 5.0, 0.5)),
+            C_WATER,
+            L_ICE,
+        ),
+        unknown=Q("W", "W", r"\mathrm{kJ}", si=1e3),
+        chain=(
+            Step(
+                Q("Q2", "Q_2", r"\mathrm{kJ}", si=1e3),
+                "Eq(Q2, m*c*(T1 - T2) + m*Lf)",
+                "specific heat and latent heat",
+                compute=_fridge_heat,
+            ),
+        ),
+        relation="Eq(W*T2, Q2*(T1 - T2))",
+        concept="coefficient of performance of a Carnot refrigerator",
+        compute=lambda p: _fridge_heat(p) * (p["T1"] - p["T2"]) / p["T2"],
+        mistakes=(
+            Mistake(
+                "leaving out the heat to cool the water to 0 °C",
+                lambda p: p["m"] * p["Lf"] * (p["T1"] - p["T2"]) / p["T2"],
+            ),
+            Mistake(
+                "leaving out the latent heat of fusion",
+                lambda p: p["m"] * p["c"] * (p["T1"] - p["T2"]) ** 2 / p["T2"],
+            ),
+            Mistake(
+                "dividing by T₁ instead of T₂, as in a Carnot engine's efficiency",
+                lambda p: _fridge_heat(p) * (p["T1"] - p["T2"]) / p["T1"],
+            ),
+        ),
+        stem="A Carnot refrigerator has its cold compartment at {T2} and works in a room at "
+        "{T1}. It turns {m} of water, initially at room temperature, into ice at "
+        "$0\\,^\\circ\\mathrm{{C}}$. Taking the specific heat of water as {c} and the latent "
+        "heat of fusion of ice as {Lf}, and treating the coefficient of performance as fixed "
+        "by these two temperatures, the least work the refrigerator must do is",
+        method="Heat to be removed: cooling the water through $T_1 - T_2$ and then freezing it, "
+        "$Q_2 = mc(T_1 - T_2) + mL_f = {Q2}$ kJ. A Carnot refrigerator has $\\beta = "
+        "\\dfrac{{Q_2}}{{W}} = \\dfrac{{T_2}}{{T_1 - T_2}}$, so $W = Q_2\\,\\dfrac{{T_1 - "
+        "T_2}}{{T_2}} =$ {answer}.",
+    ),
+    # ── Unit 9: Kinetic Theory of Gases ──────────────────────────────────────────────────────
+    NumericalTemplate(
+        "phy-chain-rms-speed-from-gas-sample",
+        PHY,
+        "phy-rms-speed",
+        Demand(steps=2, concepts=2),
+        "the temperature from the ideal gas equation (n = m/M), then the rms speed √(3RT/M)",
+        givens=(
+            Q("m", "m", r"\mathrm{g}", si=1e-3, choices=span(1, 20, 1)),
+            Q("M", "M", r"\mathrm{g\,mol^{-1}}", si=1e-3, choices=(2.0, 4.0, 28.0, 32.0, 44.0)),
+            Q("V", "V", r"\mathrm{L}", si=1e-3, choices=span(1, 20, 1)),
+            Q("P", "p", r"\mathrm{kPa}", si=1e3, choices=span(100, 500, 25)),
+            R_GAS,
+        ),
+        unknown=Q("v", r"v_{\mathrm{rms}}", MS),
+        chain=(
+            Step(
+                Q("T", "T", r"\mathrm{K}"),
+                "Eq(P*V, (m/M)*Rg*T)",
+                "ideal gas equation",
+                compute=lambda p: p["P"] * p["V"] * p["M"] / (p["m"] * p["Rg"]),
+            ),
+        ),
+        relation="Eq(v**2, 3*Rg*T/M)",
+        concept="rms speed from kinetic theory",
+        compute=_rms_from_pv,
+        mistakes=(
+            Mistake(
+                "using the most probable speed √(2RT/M)",
+                lambda p: _rms_from_pv(p) * math.sqrt(2 / 3),
+            ),
+            Mistake(
+                "using the mean speed √(8RT/πM)",
+                lambda p: _rms_from_pv(p) * math.sqrt(8 / (3 * math.pi)),
+            ),
+            unit_slip(
+                "leaving the molar mass in g mol⁻¹ in √(3RT/M)",
+                lambda p: _rms_from_pv(p) / math.sqrt(1000),
+            ),
+            Mistake(
+                "taking the sample as one mole, T = pV/R",
+                lambda p: _near(math.sqrt(3 * p["P"] * p["V"] / p["M"]), _rms_from_pv(p)),
+            ),
+        ),
+        stem="A sample of {m} of a gas of molar mass {M} occupies a volume {V} at a pressure "
+        "{P}. Treating the gas as ideal and taking {Rg}, the rms speed of its molecules is",
+        method="The amount is $n = m/M$, and $pV = nRT$ gives $T = \\dfrac{{pVM}}{{mR}} = {T}$ "
+        "K. Then $v_{{\\mathrm{{rms}}}} = \\sqrt{{3RT/M}}$ with $M$ in kg mol⁻¹ $=$ {answer}.",
+        accept=lambda p: 200 <= p["P"] * p["V"] * p["M"] / (p["m"] * p["Rg"]) <= 700,
+    ),
+    NumericalTemplate(
+        "phy-chain-gas-mixture-gamma",
+        PHY,
+        "phy-specific-heat-of-gases",
+        Demand(steps=2, concepts=2),
+        "the mixture's molar C_V from equipartition (3R/2 for the monatomic gas, 5R/2 for the "
+        "diatomic), averaged over the moles, then γ from Mayer's relation C_P = C_V + R",
+        givens=(
+            Q("n1", "n_1", r"\mathrm{mol}", choices=span(1, 5, 1)),
+            Q("n2", "n_2", r"\mathrm{mol}", choices=span(1, 5, 1)),
+        ),
+        unknown=Q("gam", r"\gamma", bounds=(1.0, 1.67)),
+        chain=(
+            Step(
+                Q("Cv", "C_V"),
+                "Eq(Cv, (3*n1 + 5*n2)/(2*(n1 + n2)))",
+                "equipartition of energy",
+                compute=lambda p: (3 * p["n1"] + 5 * p["n2"]) / (2 * (p["n1"] + p["n2"])),
+            ),
+        ),
+        relation="Eq(gam, (Cv + 1)/Cv)",
+        concept="Mayer's relation C_P − C_V = R",
+        compute=lambda p: _gamma_mix((3 * p["n1"] + 5 * p["n2"]) / (2 * (p["n1"] + p["n2"]))),
+        mistakes=(
+            Mistake(
+                "swapping the degrees of freedom of the two gases",
+                lambda p: _gamma_mix((5 * p["n1"] + 3 * p["n2"]) / (2 * (p["n1"] + p["n2"]))),
+            ),
+            Mistake(
+                "giving the diatomic gas 3 degrees of freedom, like the monatomic one",
+                lambda p: 5 / 3,
+            ),
+            Mistake(
+                "giving the monatomic gas 5 degrees of freedom, like the diatomic one",
+                lambda p: 7 / 5,
+            ),
+            Mistake(
+                "counting vibration in oxygen, C_V = 7R/2",
+                lambda p: _gamma_mix((3 * p["n1"] + 7 * p["n2"]) / (2 * (p["n1"] + p["n2"]))),
+            ),
+            Mistake(
+                "adding R only once to the mixture's total heat capacity",
+                lambda p: _gamma_mix((3 * p["n1"] + 5 * p["n2"]) / 2),
+            ),
+        ),
+        stem="A mixture contains {n1} of helium and {n2} of oxygen. Treating both as ideal "
+        "gases, helium monatomic and oxygen diatomic with rigid molecules, the ratio of the "
+        "molar specific heats $\\gamma = C_P/C_V$ of the mixture is",
+        method="By equipartition $C_V = \\tfrac{{3}}{{2}}R$ for helium and $\\tfrac{{5}}{{2}}R$ "
+        "for oxygen, so for the mixture $C_V = \\dfrac{{n_1\\cdot\\tfrac{{3}}{{2}}R + "
+        "n_2\\cdot\\tfrac{{5}}{{2}}R}}{{n_1 + n_2}} = {Cv}R$. Mayer's relation gives $C_P = C_V "
+        "+ R$, so $\\gamma = \\dfrac{{C_V + R}}{{C_V}} =$ {answer}.",
+        accept=lambda p: p["n1"] != p["n2"] and 1 / 3 <= p["n1"] / p["n2"] <= 3,
+    ),
+    NumericalTemplate(
+        "phy-chain-mean-free-path-collision-time",
+        PHY,
+        "phy-mean-free-path",
+        Demand(steps=3, concepts=2),
+        "the mean free path kT/(√2πd²p), the rms speed √(3RT/M), then the time between "
+        "collisions as the mean free path covered at that speed",
+        givens=(
+            Q("M", "M", r"\mathrm{g\,mol^{-1}}", si=1e-3, choices=(28.0, 32.0)),
+            Q("d", "d", r"\mathrm{m}", choices=(2.0e-10, 2.5e-10, 3.0e-10, 3.5e-10)),
+            Q("T", "T", r"\mathrm{K}", choices=span(250, 500, 10)),
+            Q("P", "p", r"\mathrm{atm}", si=101325, choices=span(0.5, 2.0, 0.1)),
+            Q("kB", "k_B", r"\mathrm{J\,K^{-1}}", choices=(1.38e-23,)),
+            R_GAS,
+        ),
+        unknown=Q("tau", r"\tau", r"\mathrm{ns}", si=1e-9),
+        chain=(
+            Step(
+                Q("lam", r"\lambda", r"\mathrm{m}"),
+                "Eq(lam, kB*T/(sqrt(2)*pi*d**2*P))",
+                "mean free path",
+                compute=lambda p: (
+                    p["kB"] * p["T"] / (math.sqrt(2) * math.pi * p["d"] ** 2 * p["P"])
+                ),
+            ),
+            Step(
+                Q("v", r"v_{\mathrm{rms}}", MS),
+                "Eq(v**2, 3*Rg*T/M)",
+                "rms speed from kinetic theory",
+                compute=lambda p: math.sqrt(3 * p["Rg"] * p["T"] / p["M"]),
+            ),
+        ),
+        relation="Eq(tau*v, lam)",
+        concept="mean free path",
+        compute=_collision_time,
+        mistakes=(
+            Mistake(
+                "leaving out the √2 in the mean free path",
+                lambda p: _collision_time(p) * math.sqrt(2),
+            ),
+            Mistake(
+                "using π(d/2)² for the collision cross-section instead of πd²",
+                lambda p: _collision_time(p) * 4,
+            ),
+            Mistake(
+                "using the mean speed √(8RT/πM)",
+                lambda p: _collision_time(p) / math.sqrt(8 / (3 * math.pi)),
+            ),
+            unit_slip(
+                "leaving the molar mass in g mol⁻¹ in √(3RT/M)",
+                lambda p: _collision_time(p) * math.sqrt(1000),
+            ),
+        ),
+        stem="Molecules of a gas of molar mass {M} have a diameter {d}. The gas is at a "
+        "temperature {T} and a pressure {P}. Taking {kB} and {Rg}, and the molecules' speed "
+        "as their rms speed, the average time between successive collisions of a molecule is",
+        method="Mean free path: $\\lambda = \\dfrac{{k_BT}}{{\\sqrt{{2}}\\pi d^2 p}} = {lam}$ m "
+        "(with $p$ in Pa). Rms speed: $v = \\sqrt{{3RT/M}} = {v}\\ \\mathrm{{m\\,s^{{-1}}}}$. A "
+        "molecule collides once each time it covers $\\lambda$, so $\\tau = \\lambda/v =$ "
+        "{answer}.",
+    ),
+    # ── Unit 10: Oscillations and Waves ──────────────────────────────────────────────────────
+    NumericalTemplate(
+        "phy-chain-hanging-spring-shm-speed",
+        PHY,
+        "phy-simple-harmonic-motion",
+        Demand(steps=3, concepts=3),
+        "the force constant from the static stretch (ke = mg), the angular frequency "
+        "√(k/m), then the speed at displacement x from v = ω√(A² − x²)",
+        givens=(
+            Q("m", "m", r"\mathrm{kg}", choices=span(0.1, 2.0, 0.1)),
+            Q("e", "e", r"\mathrm{cm}", si=0.01, choices=span(2, 20, 1)),
+            Q("A", "A", r"\mathrm{cm}", si=0.01, choices=span(2, 10, 1)),
+            G_TEN,
+            Q("x", "x", r"\mathrm{cm}", si=0.01, choices=span(1, 8, 1)),
+        ),
+        unknown=Q("v", "v", r"\mathrm{cm\,s^{-1}}", si=0.01),
+        chain=(
+            Step(
+                Q("k", "k", r"\mathrm{N\,m^{-1}}"),
+                "Eq(k*e, m*g)",
+                "Hooke's law at equilibrium",
+                compute=lambda p: p["m"] * p["g"] / p["e"],
+            ),
+            Step(
+                Q("w", r"\omega", r"\mathrm{rad\,s^{-1}}"),
+                "Eq(w**2, k/m)",
+                "angular frequency of a spring–mass oscillator",
+                compute=lambda p: math.sqrt(p["g"] / p["e"]),
+            ),
+        ),
+        relation="Eq(v**2, w**2*(A**2 - x**2))",
+        concept="velocity in simple harmonic motion",
+        compute=_shm_speed,
+        mistakes=(
+            Mistake(
+                "giving the maximum speed ωA",
+                lambda p: math.sqrt(p["g"] / p["e"]) * p["A"],
+            ),
+            Mistake(
+                "writing v = ω(A − x)",
+                lambda p: math.sqrt(p["g"] / p["e"]) * (p["A"] - p["x"]),
+            ),
+            Mistake(
+                "finding k from the total stretch e + A",
+                lambda p: math.sqrt(p["g"] / (p["e"] + p["A"]) * (p["A"] ** 2 - p["x"] ** 2)),
+            ),
+            Mistake(
+                "using 2π√(k/m) for the angular frequency",
+                lambda p: 2 * math.pi * _shm_speed(p),
+            ),
+        ),
+        stem="A block of mass {m} hangs at rest from a light vertical spring, which it "
+        "stretches by {e}. The block is pulled down a further {A} and released, so that it "
+        "oscillates vertically. Taking {g}, its speed when it is {x} from its equilibrium "
+        "position is",
+        method="At equilibrium $ke = mg$, so $k = {k}\\ \\mathrm{{N\\,m^{{-1}}}}$. The angular "
+        "frequency is $\\omega = \\sqrt{{k/m}} = {w}\\ \\mathrm{{rad\\,s^{{-1}}}}$ and the "
+        "amplitude is $A$ (measured from equilibrium). In SHM $v = \\omega\\sqrt{{A^2 - x^2}} "
+        "=$ {answer}.",
+        accept=lambda p: 0.3 * p["A"] <= p["x"] <= 0.85 * p["A"] and p["A"] <= p["e"],
+    ),
+    NumericalTemplate(
+        "phy-chain-string-second-overtone",
+        PHY,
+        "phy-standing-waves",
+        Demand(steps=2, concepts=2),
+        "the wave speed on the string from v = √(T/μ) with T = Mg and μ = m/L, then the "
+        "frequency of the second overtone (third harmonic) 3v/2L",
+        givens=(
+            Q("L", "L", r"\mathrm{m}", choices=span(0.5, 2.0, 0.1)),
+            Q("ms", "m", r"\mathrm{g}", si=1e-3, choices=span(2, 20, 1)),
+            Q("M", "M", r"\mathrm{kg}", choices=span(1, 10, 0.5)),
+            G_TEN,
+        ),
+        unknown=Q("f", "f", r"\mathrm{Hz}"),
+        chain=(
+            Step(
+                Q("v", "v", MS),
+                "Eq(v**2*ms, M*g*L)",
+                "speed of a transverse wave on a stretched string",
+                compute=_string_speed,
+            ),
+        ),
+        relation="Eq(f, 3*v/(2*L))",
+        concept="standing waves on a string fixed at both ends",
+        compute=lambda p: 3 * _string_speed(p) / (2 * p["L"]),
+        mistakes=(
+            Mistake(
+                "taking the second overtone as the second harmonic, 2v/2L",
+                lambda p: _string_speed(p) / p["L"],
+            ),
+            Mistake(
+                "taking the tension as M, leaving out g",
+                lambda p: 3 * _string_speed(p) / (2 * p["L"] * math.sqrt(p["g"])),
+            ),
+            Mistake(
+                "using the string's whole mass in place of its mass per unit length",
+                lambda p: 3 * math.sqrt(p["M"] * p["g"] / p["ms"]) / (2 * p["L"]),
+            ),
+            Mistake(
+                "giving the fundamental frequency v/2L",
+                lambda p: _string_speed(p) / (2 * p["L"]),
+            ),
+        ),
+        stem="A uniform string of length {L} and mass {ms} is stretched between two fixed "
+        "supports, its tension equal to the weight of a block of mass {M}. Taking {g}, the "
+        "frequency of the second overtone of the string's transverse vibrations is",
+        method="The mass per unit length is $\\mu = m/L$ and the tension $T = Mg$, so $v = "
+        "\\sqrt{{T/\\mu}} = \\sqrt{{MgL/m}} = {v}\\ \\mathrm{{m\\,s^{{-1}}}}$. With both ends "
+        "fixed the harmonics are $nv/2L$; the second overtone is the third harmonic, $f = "
+        "\\dfrac{{3v}}{{2L}} =$ {answer}.",
+        accept=lambda p: 20 <= _string_speed(p) <= 300,
+    ),
+    NumericalTemplate(
+        "phy-chain-closed-pipe-beats-with-fork",
+        PHY,
+        "phy-beats",
+        Demand(steps=2, concepts=2),
+        "the fundamental of the closed pipe v/4L, then the fork's frequency from the beats, "
+        "the fork being higher because loading it (lowering its frequency) reduces the beats",
+        givens=(
+            Q("L", "L", r"\mathrm{cm}", si=0.01, choices=span(50, 100, 2)),
+            Q("fb", "f_b", r"\mathrm{s^{-1}}", choices=span(4, 10, 1)),
+            Q("v", "v", MS, choices=(330.0, 340.0)),
+        ),
+        unknown=Q("f", "f", r"\mathrm{Hz}"),
+        chain=(
+            Step(
+                Q("fp", "f_p", r"\mathrm{Hz}"),
+                "Eq(fp*4*L, v)",
+                "fundamental of a closed organ pipe",
+                compute=lambda p: p["v"] / (4 * p["L"]),
+            ),
+        ),
+        relation="Eq(f, fp + fb)",
+        concept="beats",
+        compute=lambda p: p["v"] / (4 * p["L"]) + p["fb"],
+        mistakes=(
+            Mistake(
+                "subtracting the beat frequency, taking the fork to be the lower",
+                lambda p: p["v"] / (4 * p["L"]) - p["fb"],
+            ),
+            Mistake(
+                "using the open-pipe fundamental v/2L",
+                lambda p: p["v"] / (2 * p["L"]) + p["fb"],
+            ),
+            Mistake(
+                "using the open-pipe fundamental v/2L and subtracting the beats",
+                lambda p: p["v"] / (2 * p["L"]) - p["fb"],
+            ),
+            Mistake(
+                "using the closed pipe's first overtone 3v/4L",
+                lambda p: 3 * p["v"] / (4 * p["L"]) + p["fb"],
+            ),
+        ),
+        stem="A closed organ pipe of length {L}, sounding its fundamental, and a tuning fork "
+        "sounded together produce beats at a rate {fb}. When the prongs of the fork are "
+        "loaded with a little wax, the beat frequency decreases. Taking the speed of sound in "
+        "air as {v} and neglecting the end correction, the frequency of the fork before it "
+        "was loaded is",
+        method="The closed pipe's fundamental is $f_p = \\dfrac{{v}}{{4L}} = {fp}$ Hz, so the "
+        "fork is $f_p \\pm f_b$. Wax lowers the fork's frequency; the beats then decrease, so "
+        "the fork was above the pipe: $f = f_p + f_b =$ {answer}.",
+        accept=lambda p: 2 * p["fb"] / (p["v"] / (4 * p["L"]) + p["fb"]) >= 0.065,
+    ),
+    NumericalTemplate(
+        "phy-chain-putty-hits-spring-block-amplitude",
+        PHY,
+        "phy-energy-in-shm",
+        Demand(steps=2, concepts=2),
+        "the common velocity from momentum conservation in the perfectly inelastic collision, "
+        "then the amplitude from the energy of the oscillation, ½kA² = ½(M + m)V²",
+        givens=(
+            Q("M", "M", r"\mathrm{kg}", choices=span(0.5, 4.0, 0.1)),
+            Q("k", "k", r"\mathrm{N\,m^{-1}}", choices=span(50, 500, 25)),
+            Q("m", "m", r"\mathrm{g}", si=1e-3, choices=span(50, 500, 25)),
+            Q("u", "u", MS, choices=span(1, 8, 0.5)),
+        ),
+        unknown=Q("A", "A", r"\mathrm{cm}", si=0.01),
+        chain=(
+            Step(
+                Q("V", "V", MS),
+                "Eq((M + m)*V, m*u)",
+                "conservation of linear momentum in a perfectly inelastic collision",
+                compute=lambda p: p["m"] * p["u"] / (p["M"] + p["m"]),
+            ),
+        ),
+        relation="Eq(k*A**2/2, (M + m)*V**2/2)",
+        concept="energy in simple harmonic motion",
+        compute=_putty_amplitude,
+        mistakes=(
+            Mistake(
+                "conserving kinetic energy in the collision, ½kA² = ½mu²",
+                lambda p: p["u"] * math.sqrt(p["m"] / p["k"]),
+            ),
+            Mistake(
+                "leaving the putty out of the oscillating mass",
+                lambda p: p["m"] * p["u"] / (p["M"] + p["m"]) * math.sqrt(p["M"] / p["k"]),
+            ),
+            Mistake(
+                "giving the block the putty's speed u",
+                lambda p: _near(
+                    p["u"] * math.sqrt((p["M"] + p["m"]) / p["k"]), _putty_amplitude(p)
+                ),
+            ),
+            Mistake(
+                "writing the kinetic energy as (M + m)V², without the ½",
+                lambda p: math.sqrt(2) * _putty_amplitude(p),
+            ),
+        ),
+        stem="A block of mass {M} rests on a smooth horizontal floor, attached to one end of a "
+        "light horizontal spring of force constant {k} whose other end is fixed to a wall. A "
+        "lump of putty of mass {m}, moving along the axis of the spring with a speed {u}, "
+        "hits the block and sticks to it. The amplitude of the oscillation that follows is",
+        method="Momentum is conserved in the collision: $(M + m)V = mu$, so $V = {V}\\ "
+        "\\mathrm{{m\\,s^{{-1}}}}$, the speed at the equilibrium position. The oscillation's "
+        "energy is then all kinetic: $\\tfrac{{1}}{{2}}kA^2 = \\tfrac{{1}}{{2}}(M + m)V^2$, so "
+        "$A = V\\sqrt{{(M + m)/k}} =$ {answer}.",
+        accept=lambda p: 0.1 <= p["m"] / p["M"] <= 0.8 and 1 <= 100 * _putty_amplitude(p) <= 30,
+    ),
+    # ── Unit 20: Experimental Skills ─────────────────────────────────────────────────────────
+    NumericalTemplate(
+        "phy-chain-vernier-ball-density",
+        PHY,
+        "phy-expt-vernier-callipers",
+        Demand(steps=2, concepts=2),
+        "the ball's diameter from the vernier reading with its positive zero error subtracted, "
+        "then the density from the mass over the volume πd³/6",
+        givens=(
+            Q("z", "n_0", choices=(3.0, 4.0, 5.0, 6.0)),
+            Q("M0", r"\mathrm{MSR}", r"\mathrm{cm}", si=0.01, choices=span(0.5, 1.2, 0.1)),
+            Q("n", "n", choices=span(0, 9, 1)),
+            Q("m", "m", r"\mathrm{g}", si=1e-3, choices=span(1.0, 12.0, 0.1)),
+        ),
+        unknown=Q("rho", r"\rho", r"\mathrm{g\,cm^{-3}}", si=1e3),
+        chain=(
+            Step(
+                Q("d", "d", r"\mathrm{cm}", si=0.01),
+                "Eq(d, M0 + (n - z)*0.0001)",
+                "vernier callipers reading with zero correction",
+                compute=lambda p: p["M0"] + (p["n"] - p["z"]) * VERNIER_LC,
+            ),
+        ),
+        relation="Eq(rho*pi*d**3, 6*m)",
+        concept="density from mass and volume",
+        compute=_ball_density,
+        mistakes=(
+            Mistake(
+                "adding the zero error instead of subtracting it",
+                lambda p: _ball_density(p, zero=1.0),
+            ),
+            Mistake("ignoring the zero error", lambda p: _ball_density(p, zero=0.0)),
+            Mistake(
+                "using the diameter as the radius in the volume",
+                lambda p: _ball_density(p, radius_slip=True),
+            ),
+        ),
+        stem="In a vernier callipers, 10 vernier divisions equal 9 main-scale divisions of "
+        "1 mm each. With the jaws closed, the zero of the vernier lies to the right of the "
+        "main-scale zero, and vernier division {z} coincides with a main-scale division. With "
+        "a small solid ball held between the jaws, the main-scale reading is {M0} and vernier "
+        "division {n} coincides. The mass of the ball is {m}. The density of the material "
+        "of the ball is",
+        method="The least count is $1\\ \\mathrm{{mm}} - 0.9\\ \\mathrm{{mm}} = 0.01$ cm. The "
+        "zero error is positive, $+{z}\\times 0.01$ cm, and is subtracted: $d = {M0} + "
+        "{n}\\times 0.01 - {z}\\times 0.01 = {d}$ cm. The volume is $\\pi d^3/6$, so $\\rho = "
+        "\\dfrac{{6m}}{{\\pi d^3}} =$ {answer}.",
+        accept=lambda p: 2500 <= _ball_density(p) <= 11500,
+    ),
+    NumericalTemplate(
+        "phy-chain-screw-gauge-youngs-modulus",
+        PHY,
+        "phy-expt-youngs-modulus",
+        Demand(steps=2, concepts=2),
+        "the wire's diameter from the screw-gauge reading corrected for its zero error, then "
+        "Young's modulus from stress over strain with A = πd²/4",
+        givens=(
+            Q("e", "e_0", r"\mathrm{mm}", si=1e-3, choices=(-0.05, -0.04, -0.03, 0.03, 0.04, 0.05)),
+            Q("s", r"\mathrm{MSR}", r"\mathrm{mm}", si=1e-3, choices=(0.5,)),
+            Q("n", "n", choices=span(0, 49, 1)),
+            Q("L", "L", r"\mathrm{m}", choices=span(1.0, 3.0, 0.5)),
+            Q("dL", r"\Delta L", r"\mathrm{mm}", si=1e-3, choices=span(0.3, 2.0, 0.05)),
+            Q("M", "M", r"\mathrm{kg}", choices=span(2, 10, 1)),
+            G_TEN,
+        ),
+        unknown=Q("Y", "Y", r"\mathrm{GPa}", si=1e9),
+        chain=(
+            Step(
+                Q("d", "d", r"\mathrm{mm}", si=1e-3),
+                "Eq(d, s + n*0.00001 - e)",
+                "screw gauge reading with zero correction",
+                compute=lambda p: p["s"] + p["n"] * SCREW_LC - p["e"],
+            ),
+        ),
+        relation="Eq(Y*pi*(d/2)**2*dL, M*g*L)",
+        concept="Young's modulus from stress and strain",
+        compute=_wire_modulus,
+        mistakes=(
+            Mistake(
+                "applying the zero correction with the wrong sign",
+                lambda p: _wire_modulus(p, zero=1.0),
+            ),
+            Mistake("ignoring the zero error", lambda p: _wire_modulus(p, zero=0.0)),
+            Mistake(
+                "using the diameter as the radius in the cross-section",
+                lambda p: _wire_modulus(p) / 4,
+            ),
+        ),
+        stem="A screw gauge of pitch 0.5 mm has 50 divisions on its circular scale, and its "
+        "zero error is {e}. Measuring the diameter of a wire, the main-scale reading is {s} "
+        "and circular-scale division {n} lies on the reference line. A length {L} of this wire "
+        "stretches by {dL} when it carries a load of mass {M}. Taking {g}, Young's modulus of "
+        "the material of the wire is",
+        method="The least count is $0.5\\ \\mathrm{{mm}}/50 = 0.01$ mm. The observed reading is "
+        "${s} + {n}\\times 0.01$ mm, and the zero error is subtracted from it: $d = {d}$ mm. "
+        "Then $Y = \\dfrac{{Mg/(\\pi d^2/4)}}{{\\Delta L/L}} = \\dfrac{{4MgL}}{{\\pi d^2\\Delta "
+        "L}} =$ {answer}.",
+        accept=lambda p: 0.9e11 <= _wire_modulus(p) <= 2.2e11,
     ),
 )

@@ -5,7 +5,14 @@ from __future__ import annotations
 import math
 
 from core.records import Subject
-from pipeline.generate.numerical import ONE_STEP, NumericalTemplate, Quantity, span
+from pipeline.generate.numerical import (
+    ONE_STEP,
+    TWO_STEPS,
+    NumericalTemplate,
+    Quantity,
+    span,
+    unit_slip,
+)
 
 PHY, CHE = Subject.PHYSICS, Subject.CHEMISTRY
 Q = Quantity
@@ -19,7 +26,7 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-equations-of-motion",
         ONE_STEP,
-        "one step: direct substitution in v = u + at",
+        "substituting u, a and t in v = u + at",
         givens=(
             Q("u", "u", MS, choices=span(2, 20, 1)),
             Q("a", "a", MS2, choices=span(0.5, 5, 0.5)),
@@ -29,9 +36,17 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         relation="Eq(v, u + a*t)",
         compute=lambda p: p["u"] + p["a"] * p["t"],
         mistakes=(
-            ("a sign error, v = u − at", lambda p: p["u"] - p["a"] * p["t"]),
-            ("ignoring the initial velocity, v = at", lambda p: p["a"] * p["t"]),
             ("a stray factor ½, v = u + ½at", lambda p: p["u"] + 0.5 * p["a"] * p["t"]),
+            ("ignoring the initial velocity, v = at", lambda p: p["a"] * p["t"]),
+            ("a sign error, v = u − at", lambda p: p["u"] - p["a"] * p["t"]),
+            (
+                "carrying the 2 of v² = u² + 2as over, v = u + 2at",
+                lambda p: p["u"] + 2 * p["a"] * p["t"],
+            ),
+            (
+                "using the distance equation s = ut + ½at² for the speed",
+                lambda p: p["u"] * p["t"] + 0.5 * p["a"] * p["t"] ** 2,
+            ),
         ),
         stem="A car moving along a straight road with initial speed {u} accelerates uniformly at "
         "{a} for {t}. What is its speed at the end of this interval?",
@@ -42,7 +57,7 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-equations-of-motion",
         ONE_STEP,
-        "two terms to combine: s = ut + ½at²",
+        "substituting u, a and t in s = ut + ½at²",
         givens=(
             Q("u", "u", MS, choices=span(0, 15, 1)),
             Q("a", "a", MS2, choices=span(1, 6, 0.5)),
@@ -55,6 +70,10 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
             ("dropping the ½, s = ut + at²", lambda p: p["u"] * p["t"] + p["a"] * p["t"] ** 2),
             ("ignoring u, s = ½at²", lambda p: 0.5 * p["a"] * p["t"] ** 2),
             ("not squaring t, s = ut + ½at", lambda p: p["u"] * p["t"] + 0.5 * p["a"] * p["t"]),
+            (
+                "using the speed equation v = u + at for the distance",
+                lambda p: p["u"] + p["a"] * p["t"],
+            ),
         ),
         stem="A body starts with velocity {u} and moves in a straight line with a constant "
         "acceleration {a} along its velocity. How far does it travel in time {t}?",
@@ -66,7 +85,7 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-projectile-motion",
         ONE_STEP,
-        "needs the range formula and the sine of a doubled angle",
+        "substituting u, θ and g in the range formula R = u² sin 2θ/g",
         givens=(
             Q("u", "u", MS, choices=span(10, 40, 1)),
             Q("theta", r"\theta", r"^\circ", choices=(15.0, 30.0, 45.0, 60.0, 75.0)),
@@ -81,10 +100,18 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
                 lambda p: p["u"] ** 2 * math.sin(math.radians(p["theta"])) / p["g"],
             ),
             (
-                "an extra factor ½ (the maximum-height formula)",
+                "a stray factor ½, R = u² sin 2θ/(2g)",
                 lambda p: p["u"] ** 2 * math.sin(math.radians(2 * p["theta"])) / (2 * p["g"]),
             ),
-            ("not squaring u", lambda p: p["u"] * math.sin(math.radians(2 * p["theta"])) / p["g"]),
+            (
+                "multiplying u by the time of flight without resolving it, R = u(2u sin θ/g)",
+                lambda p: 2 * p["u"] ** 2 * math.sin(math.radians(p["theta"])) / p["g"],
+            ),
+            ("giving the maximum range u²/g, ignoring the angle", lambda p: p["u"] ** 2 / p["g"]),
+            (
+                "using cos 2θ in place of sin 2θ",
+                lambda p: p["u"] ** 2 * math.cos(math.radians(2 * p["theta"])) / p["g"],
+            ),
         ),
         stem="A ball is projected from level ground with speed {u} at an angle {theta} above the "
         "horizontal. Taking {g} and neglecting air resistance, its horizontal range is",
@@ -96,16 +123,21 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-kinetic-energy",
         ONE_STEP,
-        "one step: direct substitution in K = ½mv²",
+        "substituting m and v in K = ½mv²",
         givens=(
             Q("m", "m", r"\mathrm{kg}", choices=span(0.5, 10, 0.5)),
-            Q("v", "v", MS, choices=span(2, 30, 1)),
+            Q("v", "v", MS, choices=span(2, 20, 1)),
         ),
         unknown=Q("K", "K", r"\mathrm{J}"),
         relation="Eq(K, m*v**2/2)",
         compute=lambda p: 0.5 * p["m"] * p["v"] ** 2,
         mistakes=(
             ("dropping the ½, K = mv²", lambda p: p["m"] * p["v"] ** 2),
+            (
+                "using K = p²/2 with p = mv (the mass not divided out)",
+                lambda p: 0.5 * (p["m"] * p["v"]) ** 2,
+            ),
+            ("giving the momentum mv", lambda p: p["m"] * p["v"]),
             ("not squaring v, K = ½mv", lambda p: 0.5 * p["m"] * p["v"]),
         ),
         stem="A body of mass {m} moves with speed {v}. What is its kinetic energy?",
@@ -116,7 +148,7 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-resistors-in-series-and-parallel",
         ONE_STEP,
-        "one step: the product-over-sum rule for two resistors",
+        "substituting R₁ and R₂ in 1/R_eq = 1/R₁ + 1/R₂",
         givens=(
             Q("R1", "R_1", r"\Omega", choices=span(2, 30, 1)),
             Q("R2", "R_2", r"\Omega", choices=span(2, 30, 1)),
@@ -126,8 +158,15 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         compute=lambda p: p["R1"] * p["R2"] / (p["R1"] + p["R2"]),
         mistakes=(
             ("adding them as if in series", lambda p: p["R1"] + p["R2"]),
+            (
+                "taking the smaller resistance, as if all current took that path",
+                lambda p: min(p["R1"], p["R2"]),
+            ),
             ("averaging the two", lambda p: (p["R1"] + p["R2"]) / 2),
-            ("stopping at 1/R_eq", lambda p: (p["R1"] + p["R2"]) / (p["R1"] * p["R2"])),
+            (
+                "using R/n for equal resistors with R the average, (R₁ + R₂)/4",
+                lambda p: (p["R1"] + p["R2"]) / 4,
+            ),
         ),
         stem="Two resistors, {R1} and {R2}, are connected in parallel. Their equivalent "
         "resistance is",
@@ -140,7 +179,7 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-ohms-law",
         ONE_STEP,
-        "one step: Ohm's law I = V/R",
+        "substituting V and R in Ohm's law, I = V/R",
         givens=(
             Q("V", "V", r"\mathrm{V}", choices=(1.5, 3.0, 4.5, 6.0, 9.0, 12.0, 18.0, 24.0)),
             Q("R", "R", r"\Omega", choices=span(2, 60, 2)),
@@ -149,27 +188,39 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         relation="Eq(V, I*R)",
         compute=lambda p: p["V"] / p["R"],
         mistakes=(
-            ("multiplying, I = VR", lambda p: p["V"] * p["R"]),
             ("inverting, I = R/V", lambda p: p["R"] / p["V"]),
+            ("giving the power V²/R for the current", lambda p: p["V"] ** 2 / p["R"]),
+            unit_slip("giving V/R in milliamperes", lambda p: 1000 * p["V"] / p["R"]),
+            ("multiplying, I = VR", lambda p: p["V"] * p["R"]),
         ),
         stem="A potential difference {V} is applied across a resistor of resistance {R}. "
         "The current through it is",
         method="By Ohm's law $I = V/R = {V}/{R}$, so $I =$ {answer}.",
+        # a current between about 0.3 A and 3 A from a small supply: inverting V/R and the
+        # power V²/R stay believable slips (within ten times the current)
+        accept=lambda p: (
+            p["V"] <= 9 and 1 / 3 <= p["V"] / p["R"] <= 3 and abs(p["V"] / p["R"] - 1) > 0.1
+        ),
     ),
     NumericalTemplate(
         "phy-simple-pendulum-period",
         PHY,
         "phy-simple-pendulum",
         ONE_STEP,
-        "square root relation with a unit conversion (cm to m)",
+        "substituting L (in metres) and g in T = 2π√(L/g)",
         givens=(Q("L", "L", r"\mathrm{cm}", si=0.01, choices=span(20, 250, 5)), G_EARTH),
         unknown=Q("T", "T", r"\mathrm{s}"),
         relation="Eq(T**2, 4*pi**2*L/g)",
         compute=lambda p: 2 * math.pi * math.sqrt(p["L"] / p["g"]),
         mistakes=(
-            ("inverting the ratio, 2π√(g/L)", lambda p: 2 * math.pi * math.sqrt(p["g"] / p["L"])),
             ("dropping the 2, π√(L/g)", lambda p: math.pi * math.sqrt(p["L"] / p["g"])),
-            ("leaving L in centimetres", lambda p: 2 * math.pi * math.sqrt(100 * p["L"] / p["g"])),
+            unit_slip(
+                "leaving L in centimetres",
+                lambda p: 2 * math.pi * math.sqrt(100 * p["L"] / p["g"]),
+            ),
+            ("forgetting the square root, 2πL/g", lambda p: 2 * math.pi * p["L"] / p["g"]),
+            ("leaving out the 2π, √(L/g)", lambda p: math.sqrt(p["L"] / p["g"])),
+            ("inverting the ratio, 2π√(g/L)", lambda p: 2 * math.pi * math.sqrt(p["g"] / p["L"])),
         ),
         stem="A simple pendulum has length {L}. Taking {g}, its time period for small "
         "oscillations is",
@@ -180,8 +231,8 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         "phy-radioactive-remaining",
         PHY,
         "phy-radioactive-decay",
-        ONE_STEP,
-        "count half-lives, then halve repeatedly",
+        TWO_STEPS,
+        "counting the half-lives in t from T½, then halving N₀ once for each, N = N₀/2ⁿ",
         givens=(
             Q("N0", "N_0", choices=(800.0, 1600.0, 3200.0, 6400.0, 1000.0, 2000.0, 4000.0, 8000.0)),
             Q("Thalf", r"T_{1/2}", r"\mathrm{days}", choices=span(2, 20, 1)),
@@ -192,11 +243,16 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         compute=lambda p: p["N0"] * 0.5 ** (p["t"] / p["Thalf"]),
         mistakes=(
             ("dividing by the number of half-lives", lambda p: p["N0"] / (p["t"] / p["Thalf"])),
+            ("one half-life too few", lambda p: p["N0"] * 0.5 ** (p["t"] / p["Thalf"] - 1)),
+            (
+                "using e^(−t/T½), as if T½ were the mean life",
+                lambda p: p["N0"] * math.exp(-p["t"] / p["Thalf"]),
+            ),
             (
                 "reporting the number decayed",
                 lambda p: p["N0"] * (1 - 0.5 ** (p["t"] / p["Thalf"])),
             ),
-            ("one half-life too few", lambda p: p["N0"] * 0.5 ** (p["t"] / p["Thalf"] - 1)),
+            ("one half-life too many", lambda p: p["N0"] * 0.5 ** (p["t"] / p["Thalf"] + 1)),
         ),
         stem="A radioactive sample initially contains {N0} undecayed nuclei. Its half-life is "
         "{Thalf}. How many undecayed nuclei remain after {t}?",
@@ -208,11 +264,11 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-coulombs-law",
         ONE_STEP,
-        "inverse-square law with microcoulomb and centimetre conversions",
+        "substituting the charges (in coulombs) and r (in metres) in F = kq₁q₂/r²",
         givens=(
             Q("q1", "q_1", r"\mu\mathrm{C}", si=1e-6, choices=span(1, 9, 1)),
             Q("q2", "q_2", r"\mu\mathrm{C}", si=1e-6, choices=span(1, 9, 1)),
-            Q("r", "r", r"\mathrm{cm}", si=0.01, choices=span(5, 50, 5)),
+            Q("r", "r", r"\mathrm{cm}", si=0.01, choices=span(10, 50, 5)),
             Q("k", "k", r"\mathrm{N\,m^2\,C^{-2}}", choices=(9e9,)),
         ),
         unknown=Q("F", "F", r"\mathrm{N}"),
@@ -220,11 +276,18 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         compute=lambda p: p["k"] * p["q1"] * p["q2"] / p["r"] ** 2,
         mistakes=(
             ("not squaring r", lambda p: p["k"] * p["q1"] * p["q2"] / p["r"]),
-            (
+            unit_slip(
                 "leaving r in centimetres",
                 lambda p: p["k"] * p["q1"] * p["q2"] / (100 * p["r"]) ** 2,
             ),
-            ("a stray factor 2", lambda p: 2 * p["k"] * p["q1"] * p["q2"] / p["r"] ** 2),
+            (
+                "adding the forces on the two charges",
+                lambda p: 2 * p["k"] * p["q1"] * p["q2"] / p["r"] ** 2,
+            ),
+            (
+                "measuring r from the midpoint, r/2",
+                lambda p: 4 * p["k"] * p["q1"] * p["q2"] / p["r"] ** 2,
+            ),
         ),
         stem="Two point charges {q1} and {q2} are placed {r} apart in vacuum. Taking {k}, the "
         "magnitude of the electrostatic force between them is",
@@ -236,7 +299,7 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-lens-formula",
         ONE_STEP,
-        "lens formula with the sign convention",
+        "substituting u (negative by the sign convention) and f in 1/v − 1/u = 1/f",
         givens=(
             Q("d", "u", r"\mathrm{cm}", si=0.01, choices=span(15, 90, 5)),
             Q("f", "f", r"\mathrm{cm}", si=0.01, choices=span(10, 30, 5)),
@@ -249,8 +312,9 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
                 "a sign-convention error, 1/v = 1/f + 1/u",
                 lambda p: p["f"] * p["d"] / (p["d"] + p["f"]),
             ),
-            ("subtracting distances, v = u − f", lambda p: p["d"] - p["f"]),
             ("adding distances, v = u + f", lambda p: p["d"] + p["f"]),
+            ("placing the image at 2f, as for an object at 2f", lambda p: 2 * p["f"]),
+            ("subtracting distances, v = u − f", lambda p: p["d"] - p["f"]),
         ),
         stem="An object is placed at a distance {d} in front of a thin convex lens of focal "
         "length {f}. At what distance from the lens is the image formed?",
@@ -263,8 +327,8 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         "phy-capacitors-series-parallel",
         PHY,
         "phy-capacitors-in-series-and-parallel",
-        ONE_STEP,
-        "a two-stage network: parallel pair, then series",
+        TWO_STEPS,
+        "adding C₂ and C₃ in parallel, then combining the sum with C₁ by the series rule",
         givens=(
             Q("C2", "C_2", r"\mu\mathrm{F}", si=1e-6, choices=span(1, 12, 1)),
             Q("C3", "C_3", r"\mu\mathrm{F}", si=1e-6, choices=span(1, 12, 1)),
@@ -274,7 +338,6 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         relation="Eq(1/Ceq, 1/C1 + 1/(C2 + C3))",
         compute=lambda p: p["C1"] * (p["C2"] + p["C3"]) / (p["C1"] + p["C2"] + p["C3"]),
         mistakes=(
-            ("treating all three as parallel", lambda p: p["C1"] + p["C2"] + p["C3"]),
             (
                 "treating all three as series",
                 lambda p: 1 / (1 / p["C1"] + 1 / p["C2"] + 1 / p["C3"]),
@@ -283,6 +346,11 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
                 "pairing C₁ with C₂ instead",
                 lambda p: (p["C1"] + p["C2"]) * p["C3"] / (p["C1"] + p["C2"] + p["C3"]),
             ),
+            (
+                "swapping the rules (the resistor rules), C₁ + C₂C₃/(C₂ + C₃)",
+                lambda p: p["C1"] + p["C2"] * p["C3"] / (p["C2"] + p["C3"]),
+            ),
+            ("treating all three as parallel", lambda p: p["C1"] + p["C2"] + p["C3"]),
         ),
         stem="Capacitors {C2} and {C3} are connected in parallel, and this combination is "
         "connected in series with a capacitor {C1}. The equivalent capacitance is",
@@ -293,8 +361,8 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         "phy-de-broglie-electron",
         PHY,
         "phy-de-broglie-wavelength",
-        ONE_STEP,
-        "chains energy, momentum and wavelength with physical constants",
+        TWO_STEPS,
+        "the kinetic energy eV gives the momentum p = √(2m_e eV), then λ = h/p",
         givens=(
             Q("V", "V", r"\mathrm{V}", choices=span(50, 1000, 50)),
             Q("h", "h", r"\mathrm{J\,s}", choices=(6.63e-34,)),
@@ -309,10 +377,17 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
                 "dropping the 2 in p = √(2m_e eV)",
                 lambda p: p["h"] / math.sqrt(p["me"] * p["e"] * p["V"]),
             ),
-            ("using p = √(4m_e eV)", lambda p: p["h"] / math.sqrt(4 * p["me"] * p["e"] * p["V"])),
             (
-                "a power-of-ten slip",
-                lambda p: 10 * p["h"] / math.sqrt(2 * p["me"] * p["e"] * p["V"]),
+                "using ħ = h/2π instead of h",
+                lambda p: p["h"] / (2 * math.pi * math.sqrt(2 * p["me"] * p["e"] * p["V"])),
+            ),
+            unit_slip(
+                "quoting λ = 12.27/√V (in ångström) as picometres",
+                lambda p: 12.27e-12 / math.sqrt(p["V"]),
+            ),
+            (
+                "doubling the kinetic energy, p = √(4m_e eV)",
+                lambda p: p["h"] / math.sqrt(4 * p["me"] * p["e"] * p["V"]),
             ),
         ),
         stem="An electron, initially at rest, is accelerated through a potential difference "
@@ -324,8 +399,8 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         "phy-photoelectric-kmax",
         PHY,
         "phy-photoelectric-effect",
-        ONE_STEP,
-        "photon energy from wavelength, then Einstein's equation",
+        TWO_STEPS,
+        "the photon energy hc/λ from the wavelength, then Einstein's equation K_max = hc/λ − φ",
         givens=(
             Q("lam", r"\lambda", r"\mathrm{nm}", choices=span(200, 400, 10)),
             Q("phi", r"\phi", r"\mathrm{eV}", choices=(1.8, 2.0, 2.1, 2.3, 2.5, 2.8, 3.0)),
@@ -335,34 +410,50 @@ PHYSICS: tuple[NumericalTemplate, ...] = (
         relation="Eq(K + phi, hc/lam)",
         compute=lambda p: p["hc"] / p["lam"] - p["phi"],
         mistakes=(
-            ("adding the work function", lambda p: p["hc"] / p["lam"] + p["phi"]),
             ("ignoring the work function", lambda p: p["hc"] / p["lam"]),
             ("using half the photon energy", lambda p: p["hc"] / (2 * p["lam"])),
+            ("adding the work function", lambda p: p["hc"] / p["lam"] + p["phi"]),
+            unit_slip(
+                "using hc = 12400 eV Å with λ in nanometres",
+                lambda p: 10 * p["hc"] / p["lam"] - p["phi"],
+            ),
         ),
         stem="Light of wavelength {lam} falls on a metal surface of work function {phi}. "
         "Taking {hc}, the maximum kinetic energy of the emitted photoelectrons is",
         method="Photon energy $hc/\\lambda = 1240/{lam}$ eV; Einstein's equation "
         "$K_{{max}} = hc/\\lambda - \\phi$ gives {answer}.",
-        accept=lambda p: p["hc"] / p["lam"] - p["phi"] > 0.3,
+        accept=lambda p: p["hc"] / p["lam"] - p["phi"] >= 0.7,
     ),
     NumericalTemplate(
         "phy-gravity-at-height",
         PHY,
         "phy-acceleration-due-to-gravity",
         ONE_STEP,
-        "inverse-square variation with height, no small-height shortcut",
+        "substituting R, h and g in g_h = gR²/(R + h)² (h is not small, so no shortcut)",
         givens=(
             Q("R", "R", r"\mathrm{km}", si=1000, choices=(6400.0,)),
             G_EARTH,
-            Q("h", "h", r"\mathrm{km}", si=1000, choices=span(400, 6400, 200)),
+            Q("h", "h", r"\mathrm{km}", si=1000, choices=span(400, 4800, 200)),
         ),
         unknown=Q("gh", "g_h", MS2),
         relation="Eq(gh*(R + h)**2, g*R**2)",
         compute=lambda p: p["g"] * p["R"] ** 2 / (p["R"] + p["h"]) ** 2,
         mistakes=(
             ("not squaring the ratio", lambda p: p["g"] * p["R"] / (p["R"] + p["h"])),
+            (
+                "expanding (R + h)² as R² + h²",
+                lambda p: p["g"] * p["R"] ** 2 / (p["R"] ** 2 + p["h"] ** 2),
+            ),
             ("the small-height formula g(1 − 2h/R)", lambda p: p["g"] * (1 - 2 * p["h"] / p["R"])),
-            ("using g(1 − h/R)", lambda p: p["g"] * (1 - p["h"] / p["R"])),
+            ("the formula for a depth, g(1 − d/R)", lambda p: p["g"] * (1 - p["h"] / p["R"])),
+            (
+                "inverting the ratio, g(R + h)²/R²",
+                lambda p: p["g"] * (p["R"] + p["h"]) ** 2 / p["R"] ** 2,
+            ),
+            (
+                "measuring the distance from the surface, gR²/h²",
+                lambda p: p["g"] * p["R"] ** 2 / p["h"] ** 2,
+            ),
         ),
         stem="Taking the radius of the Earth as {R} and {g} at its surface, the acceleration "
         "due to gravity at a height {h} above the surface is",
@@ -377,7 +468,7 @@ CHEMISTRY: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-mole-concept",
         ONE_STEP,
-        "one step: n = m/M",
+        "substituting m and M in n = m/M",
         givens=(
             Q("m", "m", r"\mathrm{g}", choices=span(5, 200, 5)),
             Q(
@@ -392,18 +483,28 @@ CHEMISTRY: tuple[NumericalTemplate, ...] = (
         compute=lambda p: p["m"] / p["Mm"],
         mistakes=(
             ("inverting, n = M/m", lambda p: p["Mm"] / p["m"]),
+            unit_slip(
+                "converting the mass to kilograms but not the molar mass",
+                lambda p: p["m"] / 1000 / p["Mm"],
+            ),
+            unit_slip(
+                "taking M in kg mol⁻¹ while leaving the mass in grams",
+                lambda p: p["m"] / (p["Mm"] / 1000),
+            ),
             ("multiplying, n = mM", lambda p: p["m"] * p["Mm"]),
         ),
         stem="A sample of a compound has mass {m}. The molar mass of the compound is {Mm}. "
         "How many moles of the compound does the sample contain?",
         method="$n = m/M = {m}/{Mm}$, so $n =$ {answer}.",
+        # between a third of a mole and three moles, so that inverting m/M is a believable slip
+        accept=lambda p: 1 / 3 <= p["m"] / p["Mm"] <= 3 and abs(p["m"] / p["Mm"] - 1) > 0.1,
     ),
     NumericalTemplate(
         "che-molarity-naoh",
         CHE,
         "che-molarity-and-molality",
         ONE_STEP,
-        "moles from mass, then a millilitre-to-litre conversion",
+        "substituting the moles m/M and the volume in litres in c = n/V",
         givens=(
             Q("m", "m", r"\mathrm{g}", choices=span(1, 20, 1)),
             Q("Mm", "M", r"\mathrm{g\,mol^{-1}}", choices=(40.0,)),
@@ -413,9 +514,23 @@ CHEMISTRY: tuple[NumericalTemplate, ...] = (
         relation="Eq(c*V, m/Mm)",
         compute=lambda p: p["m"] / p["Mm"] / p["V"],
         mistakes=(
-            ("leaving the volume in millilitres", lambda p: p["m"] / p["Mm"] / p["V"] / 1000),
+            (
+                "giving the mass per volume percentage (g per 100 mL)",
+                lambda p: p["m"] / p["V"] * 0.1,
+            ),
+            unit_slip(
+                "leaving the volume in millilitres",
+                lambda p: p["m"] / p["Mm"] / p["V"] / 1000,
+            ),
+            unit_slip(
+                "converting millilitres to litres by dividing by 100",
+                lambda p: p["m"] / p["Mm"] / (p["V"] * 10),
+            ),
+            (
+                "multiplying the moles by the volume in litres",
+                lambda p: p["m"] / p["Mm"] * p["V"] * 1e6,
+            ),
             ("using grams instead of moles", lambda p: p["m"] / p["V"]),
-            ("multiplying by the molar mass", lambda p: p["m"] * p["Mm"] / p["V"] / 1e9),
         ),
         stem="A solution is made by dissolving a mass {m} of NaOH (molar mass {Mm}) in water "
         "and making the volume up to {V}. The molarity of the solution is",
@@ -427,7 +542,7 @@ CHEMISTRY: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-ph-of-strong-acids-and-bases",
         ONE_STEP,
-        "logarithm of a concentration written in scientific notation",
+        "substituting [H⁺] in pH = −log₁₀[H⁺]",
         givens=(
             Q(
                 "c",
@@ -440,9 +555,17 @@ CHEMISTRY: tuple[NumericalTemplate, ...] = (
         relation="Eq(10**(-pH), c)",
         compute=lambda p: -math.log10(p["c"]),
         mistakes=(
-            ("reporting the pOH", lambda p: 14 + math.log10(p["c"])),
             ("using the natural logarithm", lambda p: -math.log(p["c"])),
+            (
+                "a sign slip on the mantissa, pH = b + log a for a × 10⁻ᵇ",
+                lambda p: (
+                    -math.floor(math.log10(p["c"]))
+                    + math.log10(p["c"] / 10.0 ** math.floor(math.log10(p["c"])))
+                ),
+            ),
+            ("counting two H⁺ per HCl, as for H₂SO₄", lambda p: -math.log10(2 * p["c"])),
             ("taking the power of ten only", lambda p: -math.floor(math.log10(p["c"]))),
+            ("reporting the pOH", lambda p: 14 + math.log10(p["c"])),
         ),
         stem="An aqueous solution of HCl, a strong acid, has {c} at 298 K. The pH of the "
         "solution is",
@@ -454,7 +577,7 @@ CHEMISTRY: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-ideal-gas-equation",
         ONE_STEP,
-        "rearranging PV = nRT with consistent units",
+        "substituting n, T and P in V = nRT/P",
         givens=(
             Q("n", "n", r"\mathrm{mol}", choices=span(0.5, 5, 0.5)),
             Q("T", "T", r"\mathrm{K}", choices=span(250, 500, 10)),
@@ -465,12 +588,13 @@ CHEMISTRY: tuple[NumericalTemplate, ...] = (
         relation="Eq(P*V, n*R*T)",
         compute=lambda p: p["n"] * p["R"] * p["T"] / p["P"],
         mistakes=(
-            ("inverting P and T", lambda p: p["n"] * p["R"] * p["P"] / p["T"]),
-            (
-                "using R = 8.314 with litre-atmosphere units",
+            ("taking 22.4 L per mole, as if at STP", lambda p: 22.4 * p["n"]),
+            ("forgetting n", lambda p: p["R"] * p["T"] / p["P"]),
+            unit_slip(
+                "using R = 8.314 J K⁻¹ mol⁻¹ with litres and atmospheres",
                 lambda p: p["n"] * 8.314 * p["T"] / p["P"],
             ),
-            ("forgetting n", lambda p: p["R"] * p["T"] / p["P"]),
+            ("inverting P and T", lambda p: p["n"] * p["R"] * p["P"] / p["T"]),
         ),
         stem="What volume does {n} of an ideal gas occupy at temperature {T} and pressure "
         "{P}? Take {R}.",
@@ -482,7 +606,7 @@ CHEMISTRY: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-first-order-reactions",
         ONE_STEP,
-        "one step: t½ = 0.693/k",
+        "substituting k in t½ = 0.693/k",
         givens=(
             Q(
                 "k",
@@ -495,9 +619,10 @@ CHEMISTRY: tuple[NumericalTemplate, ...] = (
         relation="Eq(thalf*k, log(2))",
         compute=lambda p: math.log(2) / p["k"],
         mistakes=(
-            ("multiplying, t½ = 0.693k", lambda p: math.log(2) * p["k"]),
-            ("forgetting ln 2, 1/k", lambda p: 1 / p["k"]),
+            ("giving the average life, 1/k", lambda p: 1 / p["k"]),
             ("using 2.303/k", lambda p: 2.303 / p["k"]),
+            ("using log₁₀ 2 = 0.301 in place of ln 2", lambda p: math.log10(2) / p["k"]),
+            ("multiplying, t½ = 0.693k", lambda p: math.log(2) * p["k"]),
         ),
         stem="A first-order reaction has rate constant {k}. Its half-life is",
         method="For first order, $t_{{1/2}} = \\dfrac{{\\ln 2}}{{k}} = \\dfrac{{0.693}}{{{k}}}$ "
@@ -508,7 +633,7 @@ CHEMISTRY: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-first-order-reactions",
         ONE_STEP,
-        "integrated rate law with a logarithm of a ratio",
+        "substituting k and [A]/[A]₀ in the integrated first-order law, t = (2.303/k) log([A]₀/[A])",
         givens=(
             Q(
                 "k",
@@ -523,8 +648,13 @@ CHEMISTRY: tuple[NumericalTemplate, ...] = (
         compute=lambda p: math.log(1 / p["f"]) / p["k"],
         mistakes=(
             ("using log₁₀ without the factor 2.303", lambda p: math.log10(1 / p["f"]) / p["k"]),
-            ("using the fraction decomposed", lambda p: math.log(1 / (1 - p["f"])) / p["k"]),
             ("a linear decay, t = (1 − f)/k", lambda p: (1 - p["f"]) / p["k"]),
+            (
+                "dividing by 2.303 instead of multiplying",
+                lambda p: math.log10(1 / p["f"]) / (2.303 * p["k"]),
+            ),
+            ("giving the half-life, 0.693/k", lambda p: math.log(2) / p["k"]),
+            ("using the fraction decomposed", lambda p: math.log(1 / (1 - p["f"])) / p["k"]),
         ),
         stem="For a first-order reaction with rate constant {k}, how long does it take for the "
         "reactant concentration to fall so that {f}?",
@@ -536,7 +666,7 @@ CHEMISTRY: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-bohr-model",
         ONE_STEP,
-        "hydrogen-like ion: Z² and n² scaling with a sign",
+        "substituting Z and n in E_n = −13.6 Z²/n² eV",
         givens=(
             Q("Z", "Z", choices=(1.0, 2.0, 3.0)),
             Q("n", "n", choices=(1.0, 2.0, 3.0, 4.0, 5.0)),
@@ -548,19 +678,27 @@ CHEMISTRY: tuple[NumericalTemplate, ...] = (
         mistakes=(
             ("using Z instead of Z²", lambda p: p["E1"] * p["Z"] / p["n"] ** 2),
             ("using n instead of n²", lambda p: p["E1"] * p["Z"] ** 2 / p["n"]),
+            (
+                "giving the potential energy, 2E_n",
+                lambda p: 2 * p["E1"] * p["Z"] ** 2 / p["n"] ** 2,
+            ),
+            ("ignoring Z, as for hydrogen", lambda p: p["E1"] / p["n"] ** 2),
+            ("using the speed's scaling Z/n", lambda p: p["E1"] * p["Z"] / p["n"]),
+            ("using the radius's scaling n²/Z", lambda p: p["E1"] * p["n"] ** 2 / p["Z"]),
             ("inverting the ratio, n²/Z²", lambda p: p["E1"] * p["n"] ** 2 / p["Z"] ** 2),
         ),
         stem="In the Bohr model, the energy of the electron in a hydrogen-like species with atomic "
         "number {Z} in the orbit {n} is (take {E1} for hydrogen's ground state)",
         method="$E_n = E_1\\dfrac{{Z^2}}{{n^2}} = ({E1})\\dfrac{{{Z}^2}}{{{n}^2}}$ $=$ {answer}.",
-        accept=lambda p: not (p["Z"] == 1 and p["n"] == 1),
+        # an ion (He⁺, Li²⁺): for hydrogen itself the Z² scaling the question tests is idle
+        accept=lambda p: p["Z"] >= 2,
     ),
     NumericalTemplate(
         "che-boiling-point-elevation",
         CHE,
         "che-colligative-properties",
-        ONE_STEP,
-        "molality from masses, then ΔT_b = K_b m",
+        TWO_STEPS,
+        "the molality from the masses of solute and solvent, then ΔT_b = K_b m",
         givens=(
             Q("w", "w", r"\mathrm{g}", choices=span(9, 90, 9)),
             Q("Mm", "M", r"\mathrm{g\,mol^{-1}}", choices=(180.0, 342.0, 60.0)),
@@ -572,10 +710,17 @@ CHEMISTRY: tuple[NumericalTemplate, ...] = (
         compute=lambda p: p["Kb"] * p["w"] / p["Mm"] / p["W"],
         mistakes=(
             (
+                "using K_f of water (1.86) in place of K_b",
+                lambda p: 1.86 * p["w"] / p["Mm"] / p["W"],
+            ),
+            (
+                "using the moles of solute, not dividing by the solvent mass",
+                lambda p: p["Kb"] * p["w"] / p["Mm"],
+            ),
+            unit_slip(
                 "leaving the solvent mass in grams",
                 lambda p: p["Kb"] * p["w"] / p["Mm"] / p["W"] / 1000,
             ),
-            ("using the solute mass, not moles", lambda p: p["Kb"] * p["w"] / p["W"] / 1000),
             ("dividing by K_b", lambda p: p["w"] / p["Mm"] / p["W"] / p["Kb"]),
         ),
         stem="A non-volatile, non-electrolyte solute of mass {w} and molar mass {Mm} is "

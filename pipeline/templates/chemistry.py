@@ -5,7 +5,16 @@ from __future__ import annotations
 import math
 
 from core.records import Subject
-from pipeline.generate.numerical import ONE_STEP, NumericalTemplate, Quantity, span
+from pipeline.generate.numerical import (
+    ONE_STEP,
+    REVERSED,
+    TWO_STEPS,
+    NumericalTemplate,
+    Params,
+    Quantity,
+    span,
+    unit_slip,
+)
 
 CHE = Subject.CHEMISTRY
 Q = Quantity
@@ -72,25 +81,37 @@ U01: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-percentage-composition",
         ONE_STEP,
-        "one step: mass of nitrogen per mole over the molar mass, as a percentage",
+        "substituting the nitrogen atoms, M_N and M in w_N = 100 n_N M_N/M",
         givens=(
             Q("Mm", "M", GMOL, choices=tuple(sorted({m for m, _ in NITROGEN_COMPOUNDS}))),
             Q("k", r"n_{\mathrm{N}}", choices=(1.0, 2.0, 3.0, 4.0, 6.0)),
             Q("AN", r"M_{\mathrm{N}}", GMOL, choices=(14.0,)),
         ),
-        unknown=Q("pct", r"w_{\mathrm{N}}", r"\%"),
+        unknown=Q("pct", r"w_{\mathrm{N}}", r"\%", bounds=(0, 100)),
         relation="Eq(pct*Mm, 100*k*AN)",
         compute=lambda p: 100 * p["k"] * p["AN"] / p["Mm"],
         mistakes=(
             ("ignoring the number of N atoms", lambda p: 100 * p["AN"] / p["Mm"]),
             (
                 "dividing by the mass of the rest of the compound",
-                lambda p: 100 * p["k"] * p["AN"] / (p["Mm"] - p["k"] * p["AN"]),
+                lambda p: _percent(100 * p["k"] * p["AN"] / (p["Mm"] - p["k"] * p["AN"])),
             ),
             ("using the atomic number 7 for nitrogen", lambda p: 100 * p["k"] * 7 / p["Mm"]),
             (
                 "counting 28 g (N₂) per nitrogen atom",
-                lambda p: 100 * p["k"] * 2 * p["AN"] / p["Mm"],
+                lambda p: _percent(100 * p["k"] * 2 * p["AN"] / p["Mm"]),
+            ),
+            (
+                "giving the percentage of the other elements, 100 − w_N",
+                lambda p: 100 - 100 * p["k"] * p["AN"] / p["Mm"],
+            ),
+            (
+                "adding the nitrogen mass to the molar mass again",
+                lambda p: 100 * p["k"] * p["AN"] / (p["Mm"] + p["k"] * p["AN"]),
+            ),
+            unit_slip(
+                "giving the mass fraction, not multiplied by 100",
+                lambda p: p["k"] * p["AN"] / p["Mm"],
             ),
         ),
         stem="A nitrogen compound has molar mass {Mm}, and the number of nitrogen atoms in each "
@@ -104,8 +125,9 @@ U01: tuple[NumericalTemplate, ...] = (
         "che-limiting-reagent-ammonia",
         CHE,
         "che-stoichiometry",
-        ONE_STEP,
-        "moles of both reactants, find the limiting one with the 1 : 3 ratio, then 1 : 2 to NH₃",
+        TWO_STEPS,
+        "the moles of N₂ and H₂ from their masses, then the limiting reagent by the 1 : 3 ratio "
+        "sets the ammonia formed (1 : 2)",
         givens=(
             Q("mN", r"m_{\mathrm{N_2}}", r"\mathrm{g}", choices=span(14, 140, 7)),
             Q("MN", r"M_{\mathrm{N_2}}", GMOL, choices=(28.0,)),
@@ -152,7 +174,7 @@ U02: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-quantum-theory-of-radiation",
         ONE_STEP,
-        "one step: Planck's relation E = hν",
+        "substituting ν in Planck's relation E = hν",
         givens=(
             Q(
                 "nu",
@@ -167,8 +189,9 @@ U02: tuple[NumericalTemplate, ...] = (
         compute=lambda p: p["h"] * p["nu"],
         mistakes=(
             ("using ħ = h/2π instead of h", lambda p: p["h"] * p["nu"] / (2 * math.pi)),
+            ("using the angular frequency, E = h(2πν)", lambda p: 2 * math.pi * p["h"] * p["nu"]),
+            unit_slip("giving the energy in electronvolts", lambda p: p["h"] * p["nu"] / 1.602e-19),
             ("dividing, E = h/ν", lambda p: p["h"] / p["nu"]),
-            ("treating ν as a wavelength, E = hc/ν", lambda p: p["h"] * 3.0e8 / p["nu"]),
         ),
         stem="Electromagnetic radiation of frequency {nu} falls on a metal surface. Taking {h}, "
         "the energy of one photon of this radiation is",
@@ -179,7 +202,7 @@ U02: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-hydrogen-atomic-spectrum",
         ONE_STEP,
-        "difference of inverse squares, a reciprocal, and a metre-to-nanometre conversion",
+        "substituting n_i and n_f in the Rydberg formula, 1/λ = R_H(1/n_f² − 1/n_i²)",
         givens=(
             Q("ni", "n_i", choices=(2.0, 3.0, 4.0, 5.0, 6.0)),
             Q("nf", "n_f", choices=(1.0, 2.0, 3.0)),
@@ -198,6 +221,10 @@ U02: tuple[NumericalTemplate, ...] = (
                 lambda p: 1 / (p["RH"] * (1 / p["nf"] - 1 / p["ni"])),
             ),
             ("taking the series limit, 1/λ = R_H/n_f²", lambda p: p["nf"] ** 2 / p["RH"]),
+            unit_slip(
+                "converting metres to ångström instead of nanometres",
+                lambda p: 10 / (p["RH"] * (1 / p["nf"] ** 2 - 1 / p["ni"] ** 2)),
+            ),
         ),
         stem="The electron in a hydrogen atom drops from the orbit {ni} to the orbit {nf}. "
         "Taking {RH}, the wavelength of the photon emitted is",
@@ -212,7 +239,7 @@ U02: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-quantum-theory-of-radiation",
         ONE_STEP,
-        "one step: direct substitution in E = hc/λ",
+        "substituting λ (in metres) in E = hc/λ",
         givens=(
             Q("lam", r"\lambda", r"\mathrm{nm}", si=1e-9, choices=span(200, 800, 10)),
             H_PLANCK,
@@ -222,13 +249,16 @@ U02: tuple[NumericalTemplate, ...] = (
         relation="Eq(En*lam, h*c)",
         compute=lambda p: p["h"] * p["c"] / p["lam"],
         mistakes=(
-            (
+            ("using ħ = h/2π instead of h", lambda p: p["h"] * p["c"] / (2 * math.pi * p["lam"])),
+            unit_slip(
+                "converting nanometres with 10⁻¹⁰ m (the ångström)",
+                lambda p: 10 * p["h"] * p["c"] / p["lam"],
+            ),
+            unit_slip(
                 "leaving λ in nanometres",
                 lambda p: p["h"] * p["c"] / (p["lam"] * 1e9),
             ),
-            ("using ħ = h/2π instead of h", lambda p: p["h"] * p["c"] / (2 * math.pi * p["lam"])),
             ("leaving out c, E = h/λ", lambda p: p["h"] / p["lam"]),
-            ("inverting, E = hλ/c", lambda p: p["h"] * p["lam"] / p["c"]),
         ),
         stem="A lamp emits monochromatic light of wavelength {lam}. Taking {h} and {c}, the "
         "energy of one photon of this light is",
@@ -240,7 +270,7 @@ U02: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-de-broglie-and-uncertainty",
         ONE_STEP,
-        "one step: direct substitution in λ = h/mv",
+        "substituting m_e and v in λ = h/(m_e v)",
         givens=(
             Q("v", "v", r"\mathrm{m\,s^{-1}}", choices=_sci(span(1.0, 9.8, 0.2), (5, 6))),
             M_ELECTRON,
@@ -251,13 +281,17 @@ U02: tuple[NumericalTemplate, ...] = (
         compute=lambda p: p["h"] / (p["me"] * p["v"]),
         mistakes=(
             ("using ħ = h/2π instead of h", lambda p: p["h"] / (2 * math.pi * p["me"] * p["v"])),
+            unit_slip(
+                "giving the value in ångström as if it were in nanometres",
+                lambda p: p["h"] / (p["me"] * p["v"]) * 10,
+            ),
+            unit_slip(
+                "taking the electron mass in grams, 9.1 × 10⁻²⁸",
+                lambda p: p["h"] / (p["me"] * 1000 * p["v"]),
+            ),
             (
                 "using the proton mass, 1.67 × 10⁻²⁷ kg",
                 lambda p: p["h"] / (M_PROTON * p["v"]),
-            ),
-            (
-                "giving the value in ångström as if it were in nanometres",
-                lambda p: p["h"] / (p["me"] * p["v"]) * 10,
             ),
         ),
         stem="An electron moves with speed {v}. Taking {me} and {h}, the de Broglie "
@@ -269,8 +303,8 @@ U02: tuple[NumericalTemplate, ...] = (
         "che-photons-per-second",
         CHE,
         "che-quantum-theory-of-radiation",
-        ONE_STEP,
-        "two steps: the energy of one photon, hc/λ, then the power divided by it",
+        TWO_STEPS,
+        "the energy of one photon, hc/λ, then the power divided by it",
         givens=(
             Q("P", "P", r"\mathrm{W}", choices=span(10, 100, 5)),
             Q("lam", r"\lambda", r"\mathrm{nm}", si=1e-9, choices=span(400, 700, 10)),
@@ -282,12 +316,16 @@ U02: tuple[NumericalTemplate, ...] = (
         compute=lambda p: p["P"] * p["lam"] / (p["h"] * p["c"]),
         mistakes=(
             (
-                "leaving λ in nanometres",
-                lambda p: p["P"] * p["lam"] * 1e9 / (p["h"] * p["c"]),
-            ),
-            (
                 "using ħ = h/2π for the photon energy",
                 lambda p: 2 * math.pi * p["P"] * p["lam"] / (p["h"] * p["c"]),
+            ),
+            unit_slip(
+                "converting nanometres with 10⁻¹⁰ m (the ångström)",
+                lambda p: p["P"] * p["lam"] / (10 * p["h"] * p["c"]),
+            ),
+            unit_slip(
+                "leaving λ in nanometres",
+                lambda p: p["P"] * p["lam"] * 1e9 / (p["h"] * p["c"]),
             ),
             (
                 "multiplying the power by the photon energy instead of dividing",
@@ -304,8 +342,8 @@ U02: tuple[NumericalTemplate, ...] = (
         "che-de-broglie-accelerated-electron",
         CHE,
         "che-de-broglie-and-uncertainty",
-        ONE_STEP,
-        "two steps: kinetic energy eV, then momentum √(2m_e eV) and λ = h/p",
+        TWO_STEPS,
+        "the kinetic energy eV gives the momentum p = √(2m_e eV), then λ = h/p",
         givens=(
             Q("V", "V", r"\mathrm{V}", choices=span(50, 1000, 10)),
             M_ELECTRON,
@@ -321,12 +359,16 @@ U02: tuple[NumericalTemplate, ...] = (
                 lambda p: p["h"] / math.sqrt(p["me"] * p["e"] * p["V"]),
             ),
             (
-                "using the proton mass, 1.67 × 10⁻²⁷ kg",
-                lambda p: p["h"] / math.sqrt(2 * M_PROTON * p["e"] * p["V"]),
-            ),
-            (
                 "using ħ = h/2π instead of h",
                 lambda p: p["h"] / (2 * math.pi * math.sqrt(2 * p["me"] * p["e"] * p["V"])),
+            ),
+            unit_slip(
+                "quoting λ = 12.27/√V (in ångström) as picometres",
+                lambda p: 12.27e-12 / math.sqrt(p["V"]),
+            ),
+            (
+                "using the proton mass, 1.67 × 10⁻²⁷ kg",
+                lambda p: p["h"] / math.sqrt(2 * M_PROTON * p["e"] * p["V"]),
             ),
             (
                 "taking p = 2m_e eV, without the square root",
@@ -341,14 +383,23 @@ U02: tuple[NumericalTemplate, ...] = (
     ),
 )
 
+
 # ---------------------------------------------------------------- u04 Thermodynamics
+def _both_terms_count(p: Params) -> bool:
+    """ΔG = ΔH − TΔS of at least 15 kJ in which neither term, nor their sum, is under a tenth
+    of ΔG: dropping a term or its sign then stays a believable slip."""
+    dh, tds = p["dH"], p["T"] * p["dS"]
+    dg = abs(dh - tds)
+    return dg >= 15e3 and min(abs(dh), abs(tds), abs(dh + tds)) >= dg / 10
+
+
 U04: tuple[NumericalTemplate, ...] = (
     NumericalTemplate(
         "che-gibbs-from-enthalpy-entropy",
         CHE,
         "che-gibbs-energy-and-equilibrium",
         ONE_STEP,
-        "ΔG = ΔH − TΔS with ΔS converted from J to kJ and two signs to track",
+        "substituting ΔH, T and ΔS (in kJ) in ΔG = ΔH − TΔS",
         givens=(
             Q("T", "T", r"\mathrm{K}", choices=span(300, 1200, 50)),
             Q("dH", r"\Delta H", KJMOL, si=1000, choices=span(-120, 120, 5)),
@@ -358,23 +409,33 @@ U04: tuple[NumericalTemplate, ...] = (
         relation="Eq(dG, dH - T*dS)",
         compute=lambda p: p["dH"] - p["T"] * p["dS"],
         mistakes=(
-            ("not converting ΔS from J to kJ", lambda p: p["dH"] - 1000 * p["T"] * p["dS"]),
-            ("a sign slip, ΔG = ΔH + TΔS", lambda p: p["dH"] + p["T"] * p["dS"]),
             ("using the Celsius temperature", lambda p: p["dH"] - (p["T"] - 273) * p["dS"]),
+            ("a sign slip, ΔG = ΔH + TΔS", lambda p: p["dH"] + p["T"] * p["dS"]),
             ("ignoring the TΔS term, ΔG = ΔH", lambda p: p["dH"]),
+            ("leaving out ΔH, ΔG = −TΔS", lambda p: -p["T"] * p["dS"]),
+            unit_slip(
+                "not converting ΔS from J to kJ",
+                lambda p: p["dH"] - 1000 * p["T"] * p["dS"],
+            ),
+            unit_slip(
+                "converting ΔH to joules but reporting in kJ",
+                lambda p: 1000 * p["dH"] - p["T"] * p["dS"],
+            ),
+            ("using 298 K in place of the stated temperature", lambda p: p["dH"] - 298 * p["dS"]),
         ),
         stem="For a reaction at {T}, the enthalpy change is {dH} and the entropy change is "
         "{dS}. The Gibbs energy change of the reaction at this temperature is",
         method="$\\Delta G = \\Delta H - T\\Delta S$ with $\\Delta S$ in kJ: "
         "$\\Delta G = ({dH}) - ({T})\\left(\\dfrac{{{dS}}}{{1000}}\\right)$ $=$ {answer}.",
-        accept=lambda p: p["dH"] != 0 and p["dS"] != 0 and abs(p["dH"] - p["T"] * p["dS"]) >= 5e3,
+        accept=_both_terms_count,
     ),
     NumericalTemplate(
         "che-hess-co-formation",
         CHE,
         "che-enthalpy-and-hess-law",
-        ONE_STEP,
-        "Hess's law: reverse one thermochemical equation and add it to the other",
+        REVERSED,
+        "Hess's law ΔH₁ = Δ_fH + ΔH₂ for the two routes from C to CO₂, solved for the unknown "
+        "step Δ_fH (the second equation reversed and added to the first)",
         givens=(
             Q("dH1", r"\Delta H_1", KJMOL, choices=span(-396, -391, 0.5)),
             Q("dH2", r"\Delta H_2", KJMOL, choices=span(-285, -281, 0.5)),
@@ -386,6 +447,7 @@ U04: tuple[NumericalTemplate, ...] = (
             ("adding the equations without reversing the second", lambda p: p["dH1"] + p["dH2"]),
             ("halving ΔH₂ because of the ½O₂", lambda p: p["dH1"] - p["dH2"] / 2),
             ("giving ΔH for 2C + O₂ → 2CO", lambda p: 2 * (p["dH1"] - p["dH2"])),
+            ("taking CO₂'s enthalpy of formation, ΔH₁, for CO", lambda p: p["dH1"]),
         ),
         stem="Given: C(graphite) + O₂(g) → CO₂(g), {dH1}; and CO(g) + ½O₂(g) → CO₂(g), {dH2}. "
         "The standard enthalpy of formation of CO(g) is",
@@ -398,7 +460,7 @@ U04: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-first-law-and-enthalpy",
         ONE_STEP,
-        "one step: direct substitution in w = −P_ext ΔV",
+        "substituting P_ext and ΔV in w = −P_ext ΔV, with 1 L atm = 101.3 J",
         givens=(
             Q("P", r"P_{\mathrm{ext}}", r"\mathrm{atm}", si=101325, choices=span(0.5, 5, 0.5)),
             Q("dV", r"\Delta V", r"\mathrm{L}", si=1e-3, choices=span(0.5, 10, 0.5)),
@@ -407,14 +469,18 @@ U04: tuple[NumericalTemplate, ...] = (
         relation="Eq(w, -P*dV)",
         compute=lambda p: -p["P"] * p["dV"],
         mistakes=(
-            ("leaving the answer in L atm", lambda p: -p["P"] * p["dV"] / LATM_J),
-            (
+            unit_slip("leaving the answer in L atm", lambda p: -p["P"] * p["dV"] / LATM_J),
+            unit_slip(
                 "converting with 8.314 J per L atm instead of 101.3",
                 lambda p: -p["P"] * p["dV"] / LATM_J * 8.314,
             ),
-            (
+            unit_slip(
                 "dividing by 101.3 instead of multiplying",
                 lambda p: -p["P"] * p["dV"] / LATM_J**2,
+            ),
+            unit_slip(
+                "converting with 1 atm = 1.013 × 10⁵ Pa but leaving ΔV in litres",
+                lambda p: -p["P"] * p["dV"] * 1000,
             ),
         ),
         stem="A gas expands against a constant external pressure {P}, and its volume increases "
@@ -428,7 +494,7 @@ U04: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-heat-capacity",
         ONE_STEP,
-        "one step: direct substitution in q = mcΔT",
+        "substituting m, c and ΔT in q = mcΔT",
         givens=(
             Q("m", "m", r"\mathrm{g}", choices=span(20, 500, 10)),
             Q(
@@ -443,7 +509,15 @@ U04: tuple[NumericalTemplate, ...] = (
         relation="Eq(q, m*c*dT)",
         compute=lambda p: p["m"] * p["c"] * p["dT"],
         mistakes=(
-            ("converting the mass to kilograms", lambda p: p["m"] * p["c"] * p["dT"] / 1000),
+            unit_slip(
+                "converting the mass to kilograms",
+                lambda p: p["m"] * p["c"] * p["dT"] / 1000,
+            ),
+            ("leaving out c, q = mΔT", lambda p: p["m"] * p["dT"]),
+            unit_slip(
+                "giving the heat in joules, not kilojoules",
+                lambda p: p["m"] * p["c"] * p["dT"] * 1000,
+            ),
             ("using the specific heat of water, 4.18", lambda p: p["m"] * 4.18 * p["dT"]),
             ("dividing by c instead of multiplying", lambda p: p["m"] * p["dT"] / p["c"]),
         ),
@@ -460,7 +534,8 @@ U05: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-raoults-law",
         ONE_STEP,
-        "mole fractions from moles, then a weighted sum of two vapour pressures",
+        "substituting the mole fractions (from the moles) and the pure vapour pressures in "
+        "Raoult's law, p = x_b p°_b + x_t p°_t",
         givens=(
             Q("nA", r"n_{\mathrm{benzene}}", r"\mathrm{mol}", choices=span(0.5, 4, 0.5)),
             Q("nB", r"n_{\mathrm{toluene}}", r"\mathrm{mol}", choices=span(0.5, 4, 0.5)),
@@ -477,6 +552,10 @@ U05: tuple[NumericalTemplate, ...] = (
                 lambda p: (p["nB"] * p["pA"] + p["nA"] * p["pB"]) / (p["nA"] + p["nB"]),
             ),
             ("adding the pure vapour pressures", lambda p: p["pA"] + p["pB"]),
+            (
+                "giving only benzene's partial pressure",
+                lambda p: p["nA"] * p["pA"] / (p["nA"] + p["nB"]),
+            ),
         ),
         stem="An ideal solution is made by mixing {nA} of benzene with {nB} of toluene. At the "
         "temperature of the experiment the vapour pressures of the pure liquids are {pA} and "
@@ -493,7 +572,7 @@ U05: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-colligative-properties",
         ONE_STEP,
-        "one step: π = CRT",
+        "substituting C, R and T in π = CRT",
         givens=(
             Q("C", "C", MOLL, choices=span(0.01, 0.2, 0.01)),
             Q("T", "T", r"\mathrm{K}", choices=span(280, 320, 5)),
@@ -503,11 +582,18 @@ U05: tuple[NumericalTemplate, ...] = (
         relation="Eq(pi, C*R*T)",
         compute=lambda p: p["C"] * p["R"] * p["T"],
         mistakes=(
-            (
-                "using R = 8.314 with litre-atmosphere units",
+            unit_slip(
+                "using R = 8.314 J K⁻¹ mol⁻¹ with litre-atmosphere units",
                 lambda p: p["C"] * 8.314 * p["T"],
             ),
-            ("using the Celsius temperature", lambda p: p["C"] * p["R"] * (p["T"] - 273)),
+            unit_slip(
+                "using the Celsius temperature",
+                lambda p: p["C"] * p["R"] * (p["T"] - 273),
+            ),
+            (
+                "treating the solute as a salt giving two ions (i = 2)",
+                lambda p: 2 * p["C"] * p["R"] * p["T"],
+            ),
             ("dividing by T, π = CR/T", lambda p: p["C"] * p["R"] / p["T"]),
         ),
         stem="An aqueous solution of a non-electrolyte has molar concentration {C} at "
@@ -519,8 +605,9 @@ U05: tuple[NumericalTemplate, ...] = (
         "che-freezing-point-vant-hoff",
         CHE,
         "che-vant-hoff-factor",
-        ONE_STEP,
-        "van 't Hoff factor from the degree of dissociation into three ions, then ΔT_f = iK_f m",
+        TWO_STEPS,
+        "the van 't Hoff factor i = 1 + 2α from the dissociation into three ions, then "
+        "ΔT_f = iK_f m",
         givens=(
             Q("m", "m", r"\mathrm{mol\,kg^{-1}}", choices=span(0.05, 0.5, 0.05)),
             Q("alpha", r"\alpha", choices=span(0.6, 0.9, 0.05)),
@@ -536,6 +623,10 @@ U05: tuple[NumericalTemplate, ...] = (
                 lambda p: (1 + p["alpha"]) * p["Kf"] * p["m"],
             ),
             ("assuming complete dissociation (i = 3)", lambda p: 3 * p["Kf"] * p["m"]),
+            (
+                "i = 1 + nα with n = 3 ions, not n − 1",
+                lambda p: (1 + 3 * p["alpha"]) * p["Kf"] * p["m"],
+            ),
         ),
         stem="An aqueous solution of CaCl₂ has molality {m}, and the degree of dissociation of "
         "the salt in it is {alpha}. Taking {Kf} for water, the depression in freezing point of "
@@ -552,7 +643,7 @@ U06: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-law-of-mass-action",
         ONE_STEP,
-        "Δn_g from the balanced equation, then a power of RT",
+        "substituting K_c, T and Δn_g = −2 (read from the equation) in K_p = K_c(RT)^Δn_g",
         givens=(
             Q("T", "T", r"\mathrm{K}", choices=span(400, 800, 50)),
             Q(
@@ -567,9 +658,21 @@ U06: tuple[NumericalTemplate, ...] = (
         relation="Eq(Kp, Kc*(R*T)**(-2))",
         compute=lambda p: p["Kc"] / (p["R"] * p["T"]) ** 2,
         mistakes=(
-            ("taking Δn_g = +2 (a sign slip)", lambda p: p["Kc"] * (p["R"] * p["T"]) ** 2),
+            unit_slip(
+                "using the Celsius temperature", lambda p: p["Kc"] / (p["R"] * (p["T"] - 273)) ** 2
+            ),
+            unit_slip(
+                "using R = 8.314 J K⁻¹ mol⁻¹ with pressures in atm",
+                lambda p: p["Kc"] / (8.314 * p["T"]) ** 2,
+            ),
+            unit_slip(
+                "using R = 1.987 cal K⁻¹ mol⁻¹ with pressures in atm",
+                lambda p: p["Kc"] / (1.987 * p["T"]) ** 2,
+            ),
+            # The slips in Δn_g are the ones this question tests, but each is a factor of RT
+            # (30 to 70) or more from the key, which the giveaway screen refuses.
             ("taking Δn_g = −1 (N₂ left out of the count)", lambda p: p["Kc"] / (p["R"] * p["T"])),
-            ("using R = 8.314", lambda p: p["Kc"] / (8.314 * p["T"]) ** 2),
+            ("taking Δn_g = +2 (a sign slip)", lambda p: p["Kc"] * (p["R"] * p["T"]) ** 2),
         ),
         stem="For the equilibrium N₂(g) + 3H₂(g) ⇌ 2NH₃(g) at {T}, the equilibrium constant is "
         "{Kc}. Taking {R}, the value of $K_p$ at this temperature is",
@@ -581,7 +684,7 @@ U06: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-ph-and-buffers",
         ONE_STEP,
-        "Henderson–Hasselbalch: logarithm of a concentration ratio added to pKa",
+        "substituting pK_a and [A⁻]/[HA] in pH = pK_a + log([A⁻]/[HA])",
         givens=(
             Q("ca", r"[\mathrm{HA}]", MOLL, choices=BUFFER_CONCS),
             Q("cs", r"[\mathrm{A^-}]", MOLL, choices=BUFFER_CONCS),
@@ -597,6 +700,7 @@ U06: tuple[NumericalTemplate, ...] = (
             ),
             ("using the natural logarithm", lambda p: p["pKa"] + math.log(p["cs"] / p["ca"])),
             ("ignoring the ratio, pH = pKa", lambda p: p["pKa"]),
+            ("leaving out [HA], pH = pKa + log[A⁻]", lambda p: p["pKa"] + math.log10(p["cs"])),
         ),
         stem="A buffer solution contains a weak acid HA at {ca} and its sodium salt NaA at {cs}. "
         "Given {pKa} for HA, the pH of the buffer is",
@@ -609,8 +713,9 @@ U06: tuple[NumericalTemplate, ...] = (
         "che-weak-acid-ph",
         CHE,
         "che-ionisation-of-weak-acids-and-bases",
-        ONE_STEP,
-        "[H⁺] = √(K_a c) under the small-ionisation approximation, then a logarithm",
+        TWO_STEPS,
+        "[H⁺] = √(K_a c) from the equilibrium under the small-ionisation approximation, then "
+        "pH = −log₁₀[H⁺]",
         givens=(
             Q(
                 "Ka",
@@ -629,6 +734,7 @@ U06: tuple[NumericalTemplate, ...] = (
                 "using the natural logarithm",
                 lambda p: -math.log(math.sqrt(p["Ka"] * p["c"])),
             ),
+            ("taking [H⁺] = c, as for a strong acid", lambda p: -math.log10(p["c"])),
         ),
         stem="A weak monobasic acid HA has {Ka}. Assuming that it ionises only slightly, the pH "
         "of its aqueous solution of concentration {c} is",
@@ -643,7 +749,7 @@ U06: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-law-of-mass-action",
         ONE_STEP,
-        "one step: direct substitution in K_c = [HI]²/([H₂][I₂])",
+        "substituting the concentrations in K_c = [HI]²/([H₂][I₂])",
         givens=(
             Q("cH", r"[\mathrm{H_2}]", MOLL, choices=span(0.05, 0.5, 0.05)),
             Q("cI", r"[\mathrm{I_2}]", MOLL, choices=span(0.05, 0.5, 0.05)),
@@ -655,6 +761,14 @@ U06: tuple[NumericalTemplate, ...] = (
         mistakes=(
             ("not squaring [HI]", lambda p: p["cHI"] / (p["cH"] * p["cI"])),
             ("writing 2[HI] instead of [HI]²", lambda p: 2 * p["cHI"] / (p["cH"] * p["cI"])),
+            (
+                "doubling [HI] before squaring, (2[HI])²",
+                lambda p: (2 * p["cHI"]) ** 2 / (p["cH"] * p["cI"]),
+            ),
+            (
+                "dividing [HI] by its coefficient, ([HI]/2)²",
+                lambda p: (p["cHI"] / 2) ** 2 / (p["cH"] * p["cI"]),
+            ),
             ("adding the reactant concentrations", lambda p: p["cHI"] ** 2 / (p["cH"] + p["cI"])),
             ("inverting the expression", lambda p: p["cH"] * p["cI"] / p["cHI"] ** 2),
         ),
@@ -669,8 +783,8 @@ U06: tuple[NumericalTemplate, ...] = (
         "che-ph-strong-base",
         CHE,
         "che-ph-of-strong-acids-and-bases",
-        ONE_STEP,
-        "one step: pH = −log₁₀(K_w/[OH⁻]) for a fully dissociated base",
+        TWO_STEPS,
+        "pOH = −log₁₀[OH⁻] for the fully dissociated base, then pH = 14 − pOH (from K_w)",
         givens=(
             Q(
                 "c",
@@ -687,12 +801,12 @@ U06: tuple[NumericalTemplate, ...] = (
         compute=lambda p: -math.log10(p["Kw"] / p["c"]),
         mistakes=(
             ("reporting the pOH", lambda p: -math.log10(p["c"])),
-            ("using the natural logarithm", lambda p: -math.log10(p["Kw"]) + math.log(p["c"])),
             ("taking pH + pOH = 7", lambda p: 7 + math.log10(p["c"])),
             (
                 "taking [OH⁻] = √c, as for a weak base",
                 lambda p: 14 + 0.5 * math.log10(p["c"]),
             ),
+            ("using the natural logarithm", lambda p: -math.log10(p["Kw"]) + math.log(p["c"])),
         ),
         stem="An aqueous solution of sodium hydroxide, a strong base, has {c} at 298 K. Taking "
         "{Kw}, the pH of the solution is",
@@ -709,7 +823,7 @@ U07: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-emf-and-gibbs-energy",
         ONE_STEP,
-        "one step: ΔG° = −nFE°, reported in kJ",
+        "substituting n, F and E° in ΔG° = −nFE°",
         givens=(
             Q("n", "n", choices=(2.0, 3.0, 4.0, 6.0)),
             Q("E0", r"E^\circ_{\mathrm{cell}}", r"\mathrm{V}", choices=span(0.1, 2.0, 0.05)),
@@ -720,8 +834,15 @@ U07: tuple[NumericalTemplate, ...] = (
         compute=lambda p: -p["n"] * p["F"] * p["E0"],
         mistakes=(
             ("ignoring n", lambda p: -p["F"] * p["E0"]),
+            (
+                "carrying over the 2.303 of ΔG° = −2.303RT log K",
+                lambda p: -2.303 * p["n"] * p["F"] * p["E0"],
+            ),
+            unit_slip(
+                "leaving the result in joules",
+                lambda p: -p["n"] * p["F"] * p["E0"] * 1000,
+            ),
             ("dividing by n", lambda p: -p["F"] * p["E0"] / p["n"]),
-            ("leaving the result in joules", lambda p: -p["n"] * p["F"] * p["E0"] * 1000),
         ),
         stem="For a cell reaction in which the number of electrons transferred is {n}, the "
         "standard EMF of the cell is {E0}. Taking {F}, the standard Gibbs energy change of the "
@@ -733,8 +854,8 @@ U07: tuple[NumericalTemplate, ...] = (
         "che-faraday-copper",
         CHE,
         "che-electrolysis",
-        ONE_STEP,
-        "charge from current and time in seconds, then moles of electrons shared over n = 2",
+        TWO_STEPS,
+        "the charge Q = It (time in seconds), then Faraday's law m = QM/(2F) for Cu²⁺ + 2e⁻ → Cu",
         givens=(
             Q("I", "I", r"\mathrm{A}", choices=span(0.5, 5, 0.5)),
             Q("t", "t", r"\mathrm{min}", si=60, choices=span(10, 120, 10)),
@@ -745,7 +866,7 @@ U07: tuple[NumericalTemplate, ...] = (
         relation="Eq(2*F*m, I*t*Mm)",
         compute=lambda p: p["I"] * p["t"] * p["Mm"] / (2 * p["F"]),
         mistakes=(
-            (
+            unit_slip(
                 "leaving the time in minutes",
                 lambda p: p["I"] * p["t"] / 60 * p["Mm"] / (2 * p["F"]),
             ),
@@ -753,6 +874,10 @@ U07: tuple[NumericalTemplate, ...] = (
             (
                 "using the molar mass of CuSO₄ (159.5) instead of Cu",
                 lambda p: p["I"] * p["t"] * 159.5 / (2 * p["F"]),
+            ),
+            (
+                "using copper's atomic number 29 in place of its molar mass",
+                lambda p: p["I"] * p["t"] * 29 / (2 * p["F"]),
             ),
         ),
         stem="A current of {I} is passed for {t} through an aqueous solution of CuSO₄. Taking "
@@ -765,8 +890,9 @@ U07: tuple[NumericalTemplate, ...] = (
         "che-nernst-cu-ag",
         CHE,
         "che-nernst-equation",
-        ONE_STEP,
-        "Nernst equation with n = 2 and a squared concentration in the reaction quotient",
+        TWO_STEPS,
+        "the cell reaction Cu + 2Ag⁺ → Cu²⁺ + 2Ag from the cell (n = 2, Q = [Cu²⁺]/[Ag⁺]²), then "
+        "the Nernst equation",
         givens=(
             Q("E0", r"E^\circ_{\mathrm{cell}}", r"\mathrm{V}", choices=(0.46,)),
             Q(
@@ -796,6 +922,7 @@ U07: tuple[NumericalTemplate, ...] = (
                 "inverting Q",
                 lambda p: p["E0"] + p["k"] / 2 * math.log10(p["cu"] / p["ag"] ** 2),
             ),
+            ("giving the standard EMF, ignoring the concentrations", lambda p: p["E0"]),
         ),
         stem="For the cell Cu(s) | Cu²⁺(aq) ‖ Ag⁺(aq) | Ag(s) at 298 K, {E0}. What is the EMF "
         "of the cell when {cu} and {ag}? Take {k}.",
@@ -814,7 +941,7 @@ U08: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-zero-order-reactions",
         ONE_STEP,
-        "one step from the zero-order law [A] = [A]₀ − kt",
+        "substituting [A]₀, [A] and k in the zero-order law [A] = [A]₀ − kt",
         givens=(
             Q("A0", r"[\mathrm{A}]_0", MOLL, choices=span(0.2, 2.0, 0.1)),
             Q("A", r"[\mathrm{A}]", MOLL, choices=span(0.05, 1.5, 0.05)),
@@ -832,6 +959,8 @@ U08: tuple[NumericalTemplate, ...] = (
             ("dividing the final concentration by k", lambda p: p["A"] / p["k"]),
             ("dividing the initial concentration by k", lambda p: p["A0"] / p["k"]),
             ("using the first-order law", lambda p: math.log(p["A0"] / p["A"]) / p["k"]),
+            ("a sign slip, t = ([A]₀ + [A])/k", lambda p: (p["A0"] + p["A"]) / p["k"]),
+            ("giving the half-life [A]₀/2k", lambda p: p["A0"] / (2 * p["k"])),
         ),
         stem="A zero-order reaction A → products starts with {A0}. How long does it take for "
         "the concentration to fall to {A}, if the rate constant is {k}?",
@@ -844,7 +973,8 @@ U08: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-arrhenius-equation",
         ONE_STEP,
-        "two-temperature Arrhenius form: kJ-to-J conversion, reciprocal temperatures, antilog",
+        "substituting E_a (in J), T₁ and T₂ in log(k₂/k₁) = E_a/(2.303R)(1/T₁ − 1/T₂) and "
+        "taking the antilog",
         givens=(
             Q("Ea", "E_a", KJMOL, si=1000, choices=span(30, 120, 5)),
             Q("T1", "T_1", r"\mathrm{K}", choices=span(280, 350, 10)),
@@ -860,6 +990,14 @@ U08: tuple[NumericalTemplate, ...] = (
                 lambda p: 10 ** (p["Ea"] / p["R"] * (1 / p["T1"] - 1 / p["T2"])),
             ),
             (
+                "taking e to the power of the log₁₀ value",
+                lambda p: math.exp(p["Ea"] / (2.303 * p["R"]) * (1 / p["T1"] - 1 / p["T2"])),
+            ),
+            (
+                "using the rule of thumb that the rate doubles every 10 K",
+                lambda p: 2 ** ((p["T2"] - p["T1"]) / 10),
+            ),
+            unit_slip(
                 "leaving E_a in kJ",
                 lambda p: math.exp(p["Ea"] / 1000 / p["R"] * (1 / p["T1"] - 1 / p["T2"])),
             ),
@@ -876,15 +1014,17 @@ U08: tuple[NumericalTemplate, ...] = (
         "$k_2/k_1 =$ {answer}.",
         accept=lambda p: (
             10 <= p["T2"] - p["T1"] <= 40
-            and 1.5 <= math.exp(p["Ea"] / p["R"] * (1 / p["T1"] - 1 / p["T2"])) <= 100
+            # a factor up to about 5: a slip in the exponent (log₁₀ for ln) then stays
+            # within ten times the key
+            and 1.5 <= math.exp(p["Ea"] / p["R"] * (1 / p["T1"] - 1 / p["T2"])) <= 5.5
         ),
     ),
     NumericalTemplate(
         "che-first-order-time-from-half-life",
         CHE,
         "che-first-order-reactions",
-        ONE_STEP,
-        "two steps: k = 0.693/t½, then the integrated first-order law for the fraction left",
+        TWO_STEPS,
+        "k = 0.693/t½ from the half-life, then the integrated first-order law for the fraction left",
         givens=(
             Q("thalf", r"t_{1/2}", r"\mathrm{min}", choices=span(5, 120, 5)),
             Q("x", "x", PCT, choices=(10.0, 20.0, 25.0, 30.0, 40.0, 60.0, 70.0, 80.0, 90.0, 99.0)),
@@ -894,14 +1034,18 @@ U08: tuple[NumericalTemplate, ...] = (
         compute=lambda p: p["thalf"] * math.log(100 / (100 - p["x"])) / math.log(2),
         mistakes=(
             (
-                "using the fraction decomposed as the fraction left",
-                lambda p: p["thalf"] * math.log(100 / p["x"]) / math.log(2),
-            ),
-            (
                 "using log₁₀ without the factor 2.303",
                 lambda p: p["thalf"] * math.log10(100 / (100 - p["x"])) / math.log(2),
             ),
             ("assuming a linear decay, t = (x/50) t½", lambda p: p["thalf"] * p["x"] / 50),
+            (
+                "taking k = 1/t½, without the 0.693",
+                lambda p: p["thalf"] * math.log(100 / (100 - p["x"])),
+            ),
+            (
+                "using the fraction decomposed as the fraction left",
+                lambda p: p["thalf"] * math.log(100 / p["x"]) / math.log(2),
+            ),
         ),
         stem="A first-order reaction has a half-life {thalf}. How long does it take for the "
         "reaction to be {x} complete?",
@@ -913,8 +1057,8 @@ U08: tuple[NumericalTemplate, ...] = (
         "che-zero-order-time-from-half-life",
         CHE,
         "che-zero-order-reactions",
-        ONE_STEP,
-        "two steps: k = [A]₀/2t½ for zero order, then t = ([A]₀ − [A])/k",
+        TWO_STEPS,
+        "k = [A]₀/2t½ from the zero-order half-life, then t = ([A]₀ − [A])/k",
         givens=(
             Q("thalf", r"t_{1/2}", r"\mathrm{min}", choices=span(10, 120, 5)),
             Q("A0", r"[\mathrm{A}]_0", MOLL, choices=span(0.2, 2.0, 0.1)),
@@ -935,6 +1079,10 @@ U08: tuple[NumericalTemplate, ...] = (
             (
                 "dividing the remaining concentration by k",
                 lambda p: 2 * p["thalf"] * p["A"] / p["A0"],
+            ),
+            (
+                "taking k = 0.693/t½, the first-order relation",
+                lambda p: p["thalf"] * (p["A0"] - p["A"]) / math.log(2),
             ),
         ),
         stem="A zero-order reaction A → products has a half-life {thalf} when its initial "
@@ -958,14 +1106,14 @@ U13: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-quantitative-analysis",
         ONE_STEP,
-        "one step: direct substitution in %N = 100 × 28V/(22400 m)",
+        "substituting V, m and the molar volume in %N = 100 × 28V/(22400 m)",
         givens=(
             Q("m", "m", r"\mathrm{g}", choices=span(0.1, 0.5, 0.01)),
             Q("V", r"V_{\mathrm{N_2}}", ML, choices=span(10, 80, 2)),
             Q("MN", r"M_{\mathrm{N_2}}", GMOL, choices=(28.0,)),
             Q("Vm", r"V_m", r"\mathrm{mL\,mol^{-1}}", choices=(22400.0,)),
         ),
-        unknown=Q("pct", r"w_{\mathrm{N}}", PCT),
+        unknown=Q("pct", r"w_{\mathrm{N}}", PCT, bounds=(0, 100)),
         relation="Eq(pct*Vm*m, 100*MN*V)",
         compute=lambda p: 100 * p["MN"] * p["V"] / (p["Vm"] * p["m"]),
         mistakes=(
@@ -978,7 +1126,10 @@ U13: tuple[NumericalTemplate, ...] = (
                 "counting 28 g for each of the two nitrogen atoms",
                 lambda p: _percent(200 * p["MN"] * p["V"] / (p["Vm"] * p["m"])),
             ),
-            ("forgetting the factor 100", lambda p: p["MN"] * p["V"] / (p["Vm"] * p["m"])),
+            unit_slip(
+                "forgetting the factor 100",
+                lambda p: p["MN"] * p["V"] / (p["Vm"] * p["m"]),
+            ),
         ),
         stem="In Dumas' method, {m} of an organic compound gave nitrogen whose volume, "
         "corrected to STP, is {V}. Taking {MN} and the molar volume at STP {Vm}, the "
@@ -993,14 +1144,14 @@ U13: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-quantitative-analysis",
         ONE_STEP,
-        "one step: direct substitution in %Cl = 100 × (35.5/143.5) × m(AgCl)/m",
+        "substituting the masses in %Cl = 100 × (35.5/143.5) × m(AgCl)/m",
         givens=(
             Q("m", "m", r"\mathrm{g}", choices=span(0.1, 0.5, 0.01)),
             Q("mAg", r"m_{\mathrm{AgCl}}", r"\mathrm{g}", choices=span(0.1, 1.0, 0.02)),
             Q("ACl", r"M_{\mathrm{Cl}}", GMOL, choices=(35.5,)),
             Q("MAgCl", r"M_{\mathrm{AgCl}}", GMOL, choices=(143.5,)),
         ),
-        unknown=Q("pct", r"w_{\mathrm{Cl}}", PCT),
+        unknown=Q("pct", r"w_{\mathrm{Cl}}", PCT, bounds=(0, 100)),
         relation="Eq(pct*MAgCl*m, 100*ACl*mAg)",
         compute=lambda p: 100 * p["ACl"] * p["mAg"] / (p["MAgCl"] * p["m"]),
         mistakes=(
@@ -1020,6 +1171,14 @@ U13: tuple[NumericalTemplate, ...] = (
             ),
             ("taking all of the AgCl as chlorine", lambda p: _percent(100 * p["mAg"] / p["m"])),
             (
+                "dividing by silver's atomic mass, 108, instead of AgCl's 143.5",
+                lambda p: _percent(100 * p["ACl"] * p["mAg"] / ((p["MAgCl"] - p["ACl"]) * p["m"])),
+            ),
+            (
+                "counting 71 g (Cl₂) per mole of AgCl",
+                lambda p: _percent(200 * p["ACl"] * p["mAg"] / (p["MAgCl"] * p["m"])),
+            ),
+            unit_slip(
                 "forgetting the factor 100",
                 lambda p: p["ACl"] * p["mAg"] / (p["MAgCl"] * p["m"]),
             ),
@@ -1036,14 +1195,14 @@ U13: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-quantitative-analysis",
         ONE_STEP,
-        "one step: direct substitution in %C = 100 × (12/44) × m(CO₂)/m",
+        "substituting the masses in %C = 100 × (12/44) × m(CO₂)/m",
         givens=(
             Q("m", "m", r"\mathrm{g}", choices=span(0.1, 0.5, 0.01)),
             Q("mC", r"m_{\mathrm{CO_2}}", r"\mathrm{g}", choices=span(0.1, 1.5, 0.02)),
             Q("AC", r"M_{\mathrm{C}}", GMOL, choices=(12.0,)),
             Q("MCO2", r"M_{\mathrm{CO_2}}", GMOL, choices=(44.0,)),
         ),
-        unknown=Q("pct", r"w_{\mathrm{C}}", PCT),
+        unknown=Q("pct", r"w_{\mathrm{C}}", PCT, bounds=(0, 100)),
         relation="Eq(pct*MCO2*m, 100*AC*mC)",
         compute=lambda p: 100 * p["AC"] * p["mC"] / (p["MCO2"] * p["m"]),
         mistakes=(
@@ -1056,10 +1215,21 @@ U13: tuple[NumericalTemplate, ...] = (
                 lambda p: _percent(100 * p["AC"] * p["m"] / (p["MCO2"] * p["mC"])),
             ),
             (
+                "using the hydrogen formula's ratio 2/18 (from H₂O) for carbon",
+                lambda p: 100 * 2 * p["mC"] / (18 * p["m"]),
+            ),
+            (
+                "dividing by O₂'s 32 instead of CO₂'s 44",
+                lambda p: _percent(100 * p["AC"] * p["mC"] / (32 * p["m"])),
+            ),
+            unit_slip(
+                "forgetting the factor 100",
+                lambda p: p["AC"] * p["mC"] / (p["MCO2"] * p["m"]),
+            ),
+            (
                 "stopping at moles of CO₂ (not multiplying by 12)",
                 lambda p: 100 * p["mC"] / (p["MCO2"] * p["m"]),
             ),
-            ("forgetting the factor 100", lambda p: p["AC"] * p["mC"] / (p["MCO2"] * p["m"])),
         ),
         stem="On complete combustion, {m} of an organic compound gave {mC} of carbon dioxide. "
         "Taking {AC} and {MCO2}, the percentage of carbon in the compound is",
@@ -1073,14 +1243,15 @@ U13: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-quantitative-analysis",
         ONE_STEP,
-        "two steps: moles of NH₃ are twice the moles of H₂SO₄ neutralised, then the % by mass",
+        "substituting the acid's molarity and volume (2 mol NH₃ per mol H₂SO₄) and m in "
+        "%N = 1.4 × 2MV/m",
         givens=(
             Q("m", "m", r"\mathrm{g}", choices=span(0.2, 1.0, 0.05)),
             Q("Va", "V", ML, si=ML_SI, choices=span(5, 50, 1)),
             Q("Ma", r"c_{\mathrm{H_2SO_4}}", MOLL, si=MOLL_SI, choices=(0.05, 0.1, 0.2, 0.25)),
             Q("AN", r"M_{\mathrm{N}}", GMOL, choices=(14.0,)),
         ),
-        unknown=Q("pct", r"w_{\mathrm{N}}", PCT),
+        unknown=Q("pct", r"w_{\mathrm{N}}", PCT, bounds=(0, 100)),
         relation="Eq(pct*m, 200*Ma*Va*AN)",
         compute=lambda p: 200 * p["Ma"] * p["Va"] * p["AN"] / p["m"],
         mistakes=(
@@ -1095,6 +1266,14 @@ U13: tuple[NumericalTemplate, ...] = (
             (
                 "halving the moles of acid instead of doubling",
                 lambda p: 50 * p["Ma"] * p["Va"] * p["AN"] / p["m"],
+            ),
+            (
+                "counting 28 g (N₂) per mole of NH₃",
+                lambda p: _percent(400 * p["Ma"] * p["Va"] * p["AN"] / p["m"]),
+            ),
+            unit_slip(
+                "forgetting the factor 100",
+                lambda p: 2 * p["Ma"] * p["Va"] * p["AN"] / p["m"],
             ),
         ),
         stem="In Kjeldahl's method, the ammonia evolved from {m} of an organic compound "
@@ -1111,7 +1290,8 @@ U13: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-quantitative-analysis",
         ONE_STEP,
-        "two steps: the molar mass of BaSO₄ from atomic masses, then the sulphur fraction",
+        "substituting the masses in %S = 100 × (32/233) × m(BaSO₄)/m, with M(BaSO₄) summed "
+        "from the atomic masses",
         givens=(
             Q("m", "m", r"\mathrm{g}", choices=span(0.1, 0.5, 0.01)),
             Q("mB", r"m_{\mathrm{BaSO_4}}", r"\mathrm{g}", choices=span(0.1, 1.2, 0.02)),
@@ -1119,7 +1299,7 @@ U13: tuple[NumericalTemplate, ...] = (
             Q("AS", r"M_{\mathrm{S}}", GMOL, choices=(32.0,)),
             Q("AO", r"M_{\mathrm{O}}", GMOL, choices=(16.0,)),
         ),
-        unknown=Q("pct", r"w_{\mathrm{S}}", PCT),
+        unknown=Q("pct", r"w_{\mathrm{S}}", PCT, bounds=(0, 100)),
         relation="Eq(pct*(ABa + AS + 4*AO)*m, 100*AS*mB)",
         compute=lambda p: 100 * p["AS"] * p["mB"] / ((p["ABa"] + p["AS"] + 4 * p["AO"]) * p["m"]),
         mistakes=(
@@ -1146,6 +1326,10 @@ U13: tuple[NumericalTemplate, ...] = (
             ),
             ("taking all of the BaSO₄ as sulphur", lambda p: _percent(100 * p["mB"] / p["m"])),
             (
+                "dividing by barium's atomic mass, 137, instead of BaSO₄'s",
+                lambda p: _percent(100 * p["AS"] * p["mB"] / (p["ABa"] * p["m"])),
+            ),
+            unit_slip(
                 "forgetting the factor 100",
                 lambda p: p["AS"] * p["mB"] / ((p["ABa"] + p["AS"] + 4 * p["AO"]) * p["m"]),
             ),
@@ -1168,7 +1352,7 @@ U20: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-acid-base-titrations",
         ONE_STEP,
-        "one step: direct substitution in M₁V₁ = M₂V₂ (1 : 1 neutralisation)",
+        "substituting the volumes and M_HCl in M₁V₁ = M₂V₂ (1 : 1 neutralisation)",
         givens=(
             Q("Va", r"V_{\mathrm{HCl}}", ML, choices=(10.0, 20.0, 25.0)),
             Q("Ma", r"M_{\mathrm{HCl}}", MOLL, choices=(0.05, 0.1, 0.2)),
@@ -1184,6 +1368,7 @@ U20: tuple[NumericalTemplate, ...] = (
                 "dividing by the total volume in the flask",
                 lambda p: p["Ma"] * p["Va"] / (p["Va"] + p["Vb"]),
             ),
+            ("taking the two molarities as equal", lambda p: p["Ma"]),
         ),
         stem="In an acid–base titration, {Va} of hydrochloric acid of molarity {Ma} is pipetted "
         "into a conical flask, and {Vb} of sodium hydroxide solution from the burette is "
@@ -1198,7 +1383,7 @@ U20: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-kmno4-titrations",
         ONE_STEP,
-        "one step: direct substitution in M = m/(M_m V)",
+        "substituting m, M_m and V (in litres) in M = m/(M_m V)",
         givens=(
             Q("m", "m", r"\mathrm{g}", choices=span(1, 10, 0.1)),
             Q("Mm", "M_m", GMOL, choices=(392.0,)),
@@ -1208,7 +1393,7 @@ U20: tuple[NumericalTemplate, ...] = (
         relation="Eq(c*V*Mm, m)",
         compute=lambda p: p["m"] / (p["Mm"] * p["V"]),
         mistakes=(
-            (
+            unit_slip(
                 "leaving the volume in millilitres",
                 lambda p: p["m"] / (p["Mm"] * p["V"]) / 1000,
             ),
@@ -1217,6 +1402,10 @@ U20: tuple[NumericalTemplate, ...] = (
                 lambda p: p["m"] / (284 * p["V"]),
             ),
             ("using the molar mass of FeSO₄, 152 g mol⁻¹", lambda p: p["m"] / (152 * p["V"])),
+            (
+                "using green vitriol's molar mass, FeSO₄·7H₂O, 278 g mol⁻¹",
+                lambda p: p["m"] / (278 * p["V"]),
+            ),
         ),
         stem="A standard solution of Mohr's salt, FeSO₄·(NH₄)₂SO₄·6H₂O, for a titration "
         "against KMnO₄ is made by dissolving {m} of the salt ({Mm}) in water and making the "

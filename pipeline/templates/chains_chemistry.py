@@ -1,10 +1,261 @@
 """Multi-step, multi-concept numericals (chemistry): each template chains relations from different
 concepts (`Step`s, then the final relation); the solver re-derives every step from the stem's
 numbers with sympy. Every distractor is a named mistake at some step.
+
+Constants are NCERT's and are stated in each stem: R = 8.314 J K⁻¹ mol⁻¹ or 0.0821 L atm K⁻¹ mol⁻¹,
+F = 96500 C mol⁻¹, h = 6.626 × 10⁻³⁴ J s, c = 3.0 × 10⁸ m s⁻¹, m_e = 9.1 × 10⁻³¹ kg,
+R_H = 2.18 × 10⁻¹⁸ J (Bohr energies), 2.303RT/F = 0.059 V at 298 K.
 """
 
 from __future__ import annotations
 
-from pipeline.generate.numerical import NumericalTemplate
+import math
+from collections.abc import Mapping
 
-CHEMISTRY_CHAINS: tuple[NumericalTemplate, ...] = ()
+from core.records import Subject
+from pipeline.difficulty import Demand
+from pipeline.generate.numerical import (
+    Mistake,
+    NumericalTemplate,
+    Quantity,
+    Step,
+    span,
+    unit_slip,
+)
+
+CHE = Subject.CHEMISTRY
+Q = Quantity
+
+GMOL = r"\mathrm{g\,mol^{-1}}"
+MOLL = r"\mathrm{mol\,L^{-1}}"
+KJMOL = r"\mathrm{kJ\,mol^{-1}}"
+JKMOL = r"\mathrm{J\,K^{-1}\,mol^{-1}}"
+MS = r"\mathrm{m\,s^{-1}}"
+ATM = r"\mathrm{atm}"
+KELVIN = r"\mathrm{K}"
+SCM2 = r"\mathrm{S\,cm^2\,mol^{-1}}"
+R_LATM = Q("R", "R", r"\mathrm{L\,atm\,K^{-1}\,mol^{-1}}", choices=(0.0821,))
+R_SI = Q("R", "R", JKMOL, choices=(8.314,))
+FARADAY = Q("F", "F", r"\mathrm{C\,mol^{-1}}", choices=(96500.0,))
+H_PLANCK = Q("h", "h", r"\mathrm{J\,s}", choices=(6.626e-34,))
+C_LIGHT = Q("c", "c", MS, choices=(3.0e8,))
+M_ELECTRON = Q("me", "m_e", r"\mathrm{kg}", choices=(9.1e-31,))
+RYDBERG_J = Q("RH", r"R_{\mathrm{H}}", r"\mathrm{J}", choices=(2.18e-18,))
+EV = 1.602e-19  # J per eV
+R_J = 8.314  # J K⁻¹ mol⁻¹, for the "R in the wrong units" slips
+R_L = 0.0821  # L atm K⁻¹ mol⁻¹
+LN2 = math.log(2)
+Params = Mapping[str, float]
+
+
+def _sci(mantissas: tuple[float, ...], exponents: tuple[int, ...]) -> tuple[float, ...]:
+    """Values a × 10^e, rounded to dodge float noise."""
+    return tuple(round(a * 10.0**e, 12 - e) for e in exponents for a in mantissas)
+
+
+def _fraction(x: float) -> float:
+    """x when it can be a fraction (0 < x < 1); NaN (the option is dropped) otherwise."""
+    return x if 0 < x < 1 else math.nan
+
+
+# ---------------------------------------------------------------- che-u01 Some Basic Concepts
+
+
+def _co2_moles(p: Params, *, ratio: float = 2.0, excess: bool = False) -> float:
+    """Moles of CO₂ from CaCO₃ + 2HCl: the smaller of the two reagents' yields (the larger when
+    the student bases it on the reagent in excess); `ratio` mol HCl per mol CO₂."""
+    n_carbonate = p["mC"] / p["MC"]
+    n_acid = p["c"] * p["V"] / 1000 / ratio
+    return max(n_carbonate, n_acid) if excess else min(n_carbonate, n_acid)
+
+
+def _clear_limiting(p: Params) -> bool:
+    """The limiting reagent is clear-cut, and the reagent in excess is not absurdly in excess."""
+    r = (p["c"] * p["V"] / 2000) / (p["mC"] / p["MC"])
+    return 1.3 <= r <= 5 or 0.2 <= r <= 1 / 1.3
+
+
+U01: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "che-chain-marble-acid-co2-volume",
+        CHE,
+        "che-stoichiometry",
+        Demand(steps=3, concepts=3),
+        "the moles of HCl from the molarity and volume of the acid, then the moles of CO₂ from "
+        "the limiting reagent, then the volume of that CO₂ from the ideal gas equation",
+        givens=(
+            Q("mC", r"m_{\mathrm{CaCO_3}}", r"\mathrm{g}", choices=span(1.0, 10.0, 0.5)),
+            Q("MC", r"M_{\mathrm{CaCO_3}}", GMOL, choices=(100.0,)),
+            Q("V", r"V_{\mathrm{HCl}}", r"\mathrm{mL}", choices=span(25, 250, 25)),
+            Q("c", r"c_{\mathrm{HCl}}", MOLL, choices=(0.5, 1.0, 1.5, 2.0)),
+            Q("T", "T", KELVIN, choices=(290.0, 300.0, 310.0, 320.0, 330.0)),
+            Q("P", "P", ATM, choices=(0.8, 0.9, 1.2, 1.5, 2.0)),
+            R_LATM,
+        ),
+        unknown=Q("Vg", r"V_{\mathrm{CO_2}}", r"\mathrm{L}"),
+        chain=(
+            Step(
+                Q("nA", r"n_{\mathrm{HCl}}", r"\mathrm{mol}"),
+                "Eq(nA, c*V/1000)",
+                "molarity: moles of solute from the concentration and the volume",
+                compute=lambda p: p["c"] * p["V"] / 1000,
+            ),
+            Step(
+                Q("nG", r"n_{\mathrm{CO_2}}", r"\mathrm{mol}"),
+                "Eq(nG, Min(mC/MC, nA/2))",
+                "limiting reagent",
+                compute=lambda p: _co2_moles(p),
+            ),
+        ),
+        relation="Eq(P*Vg, nG*R*T)",
+        concept="ideal gas equation",
+        compute=lambda p: _co2_moles(p) * p["R"] * p["T"] / p["P"],
+        mistakes=(
+            Mistake(
+                "basing the CO₂ on the reagent in excess",
+                lambda p: _co2_moles(p, excess=True) * p["R"] * p["T"] / p["P"],
+            ),
+            Mistake(
+                "using the molar volume 22.4 L mol⁻¹ whatever the temperature and pressure",
+                lambda p: _co2_moles(p) * 22.4,
+            ),
+            Mistake(
+                "taking one mole of HCl per mole of CO₂ (missing the 2 in 2HCl)",
+                lambda p: _co2_moles(p, ratio=1.0) * p["R"] * p["T"] / p["P"],
+            ),
+            unit_slip(
+                "using R = 8.314 with the pressure in atm and the volume in L",
+                lambda p: _co2_moles(p) * R_J * p["T"] / p["P"],
+            ),
+        ),
+        stem="A piece of marble (pure CaCO₃) of mass {mC}, with {MC}, is dropped into {V} of "
+        "hydrochloric acid of concentration {c}, and the reaction CaCO₃(s) + 2HCl(aq) → "
+        "CaCl₂(aq) + H₂O(l) + CO₂(g) goes as far as it can. The CO₂ is collected at a "
+        "temperature {T} and a pressure {P}. Taking {R} and treating CO₂ as an ideal gas, the "
+        "volume of CO₂ collected is",
+        method="Moles of HCl: $n_{{\\mathrm{{HCl}}}} = cV = {c} \\times \\dfrac{{{V}}}{{1000}} = "
+        "{nA}$ mol; moles of CaCO₃ $= {mC}/{MC}$. Each mole of CaCO₃ needs two moles of HCl and "
+        "gives one mole of CO₂, so the CO₂ is the smaller of $n_{{\\mathrm{{CaCO_3}}}}$ and "
+        "$\\tfrac{{1}}{{2}}n_{{\\mathrm{{HCl}}}}$ (set by the limiting reagent): "
+        "$n_{{\\mathrm{{CO_2}}}} = {nG}$ mol. Then $V = \\dfrac{{nRT}}{{P}} = "
+        "\\dfrac{{{nG} \\times {R} \\times {T}}}{{{P}}}$ $=$ {answer}.",
+        accept=_clear_limiting,
+    ),
+    NumericalTemplate(
+        "che-chain-vapour-density-molecular-formula-co2",
+        CHE,
+        "che-percentage-composition",
+        Demand(steps=3, concepts=3),
+        "the molar mass from the vapour density, then the molecular formula from the empirical "
+        "formula, then the mass of CO₂ from the combustion stoichiometry",
+        givens=(
+            Q("EF", r"M_{\mathrm{CH_2}}", GMOL, choices=(14.0,)),
+            Q("VD", r"\mathrm{VD}", choices=(14.0, 21.0, 28.0, 35.0, 42.0, 49.0, 56.0)),
+            Q("n", "n", r"\mathrm{mol}", choices=span(0.05, 0.5, 0.05)),
+            Q("MD", r"M_{\mathrm{CO_2}}", GMOL, choices=(44.0,)),
+        ),
+        unknown=Q("m", r"m_{\mathrm{CO_2}}", r"\mathrm{g}"),
+        chain=(
+            Step(
+                Q("Mm", "M", GMOL),
+                "Eq(Mm, 2*VD)",
+                "molar mass from vapour density",
+                compute=lambda p: 2 * p["VD"],
+            ),
+            Step(
+                Q("k", "k"),
+                "Eq(k*EF, Mm)",
+                "molecular formula from the empirical formula",
+                compute=lambda p: 2 * p["VD"] / p["EF"],
+            ),
+        ),
+        relation="Eq(m, n*k*MD)",
+        concept="combustion stoichiometry: one CO₂ for each carbon atom",
+        compute=lambda p: p["n"] * 2 * p["VD"] / p["EF"] * p["MD"],
+        mistakes=(
+            Mistake(
+                "taking the molar mass equal to the vapour density (dropping the 2)",
+                lambda p: p["n"] * p["VD"] / p["EF"] * p["MD"],
+            ),
+            Mistake(
+                "taking the empirical formula CH₂ as the molecular formula",
+                lambda p: p["n"] * p["MD"],
+            ),
+            Mistake(
+                "counting the mass of carbon (12 g mol⁻¹) instead of CO₂",
+                lambda p: p["n"] * 2 * p["VD"] / p["EF"] * 12,
+            ),
+            Mistake(
+                "giving the mass of the hydrocarbon burnt, n × M",
+                lambda p: p["n"] * 2 * p["VD"],
+            ),
+        ),
+        stem="A hydrocarbon has the empirical formula CH₂, with {EF}, and its vapour "
+        "density (relative to hydrogen) is {VD}. A sample of {n} of the hydrocarbon is burnt "
+        "completely in excess oxygen. Taking {MD}, the mass of carbon dioxide formed is",
+        method="Molar mass $M = 2 \\times \\mathrm{{VD}} = 2 \\times {VD} = {Mm}$ g mol⁻¹. The "
+        "molecular formula is $(\\mathrm{{CH_2}})_k$ with $k = \\dfrac{{{Mm}}}{{{EF}}} = {k}$, so "
+        "each molecule has $k$ carbon atoms and gives $k$ molecules of CO₂. Then "
+        "$m_{{\\mathrm{{CO_2}}}} = n \\times k \\times M_{{\\mathrm{{CO_2}}}} = {n} \\times {k} "
+        "\\times {MD}$ $=$ {answer}.",
+    ),
+    NumericalTemplate(
+        "che-chain-oxygen-cylinder-kclo3-mass",
+        CHE,
+        "che-stoichiometry",
+        Demand(steps=2, concepts=2),
+        "the moles of O₂ from the ideal gas equation, then the mass of KClO₃ from the 2 : 3 "
+        "stoichiometry of its decomposition",
+        givens=(
+            Q("V", "V", r"\mathrm{L}", choices=span(1.0, 10.0, 0.5)),
+            Q("P", "P", ATM, choices=(0.5, 0.8, 1.5, 2.0, 2.5, 3.0)),
+            Q("T", "T", KELVIN, choices=span(280, 330, 5)),
+            R_LATM,
+            Q("M", r"M_{\mathrm{KClO_3}}", GMOL, choices=(122.5,)),
+        ),
+        unknown=Q("m", r"m_{\mathrm{KClO_3}}", r"\mathrm{g}"),
+        chain=(
+            Step(
+                Q("nO", r"n_{\mathrm{O_2}}", r"\mathrm{mol}"),
+                "Eq(P*V, nO*R*T)",
+                "ideal gas equation",
+                compute=lambda p: p["P"] * p["V"] / (p["R"] * p["T"]),
+            ),
+        ),
+        relation="Eq(m, 2*nO/3*M)",
+        concept="reaction stoichiometry: mass of reactant from moles of product",
+        compute=lambda p: 2 / 3 * p["P"] * p["V"] / (p["R"] * p["T"]) * p["M"],
+        mistakes=(
+            Mistake(
+                "taking one mole of KClO₃ per mole of O₂ (ignoring the 2 : 3 ratio)",
+                lambda p: p["P"] * p["V"] / (p["R"] * p["T"]) * p["M"],
+            ),
+            Mistake(
+                "inverting the ratio, 3/2 mol of KClO₃ per mole of O₂",
+                lambda p: 1.5 * p["P"] * p["V"] / (p["R"] * p["T"]) * p["M"],
+            ),
+            Mistake(
+                "using the molar volume 22.4 L mol⁻¹ whatever the temperature and pressure",
+                lambda p: 2 / 3 * p["V"] / 22.4 * p["M"],
+            ),
+            Mistake(
+                "counting oxygen atoms instead of O₂ molecules",
+                lambda p: 4 / 3 * p["P"] * p["V"] / (p["R"] * p["T"]) * p["M"],
+            ),
+            unit_slip(
+                "using R = 8.314 with the pressure in atm and the volume in L",
+                lambda p: 2 / 3 * p["P"] * p["V"] / (R_J * p["T"]) * p["M"],
+            ),
+        ),
+        stem="A steel vessel of volume {V} is to be filled with oxygen at a pressure {P} and a "
+        "temperature {T}, the oxygen being made by heating potassium chlorate: "
+        "2KClO₃(s) → 2KCl(s) + 3O₂(g). Taking {R}, treating O₂ as an ideal gas and taking "
+        "{M}, the minimum mass of KClO₃ that must be decomposed is",
+        method="Moles of O₂ needed: $n = \\dfrac{{PV}}{{RT}} = \\dfrac{{{P} \\times {V}}}"
+        "{{{R} \\times {T}}} = {nO}$ mol. Two moles of KClO₃ give three moles of O₂, so "
+        "$n_{{\\mathrm{{KClO_3}}}} = \\tfrac{{2}}{{3}}n$ and "
+        "$m = \\tfrac{{2}}{{3}} \\times {nO} \\times {M}$ $=$ {answer}.",
+    ),
+)
+
+CHEMISTRY_CHAINS: tuple[NumericalTemplate, ...] = U01

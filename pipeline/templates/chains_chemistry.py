@@ -258,4 +258,193 @@ U01: tuple[NumericalTemplate, ...] = (
     ),
 )
 
-CHEMISTRY_CHAINS: tuple[NumericalTemplate, ...] = U01
+# ---------------------------------------------------------------- che-u02 Atomic Structure
+
+
+def _bohr_gap(p: Params, power: float = 2.0) -> float:
+    """Energy of the photon from the Bohr levels n_i → n_f of hydrogen, in J (`power` 1: the
+    student who uses 1/n instead of 1/n²)."""
+    return p["RH"] * (1 / p["nf"] ** power - 1 / p["ni"] ** power)
+
+
+def _speed(kinetic: float, mass: float) -> float:
+    return math.sqrt(2 * kinetic / mass) if kinetic > 0 else math.nan
+
+
+U02: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "che-chain-bohr-photoelectron-speed",
+        CHE,
+        "che-quantum-theory-of-radiation",
+        Demand(steps=3, concepts=3),
+        "the photon energy from the difference of two Bohr energy levels, then the kinetic "
+        "energy of the photoelectron from Einstein's photoelectric equation, then its speed from "
+        "K = ½mv²",
+        givens=(
+            Q("ni", "n_i", choices=(2.0, 3.0, 4.0, 5.0, 6.0)),
+            Q("nf", "n_f", choices=(1.0, 2.0)),
+            RYDBERG_J,
+            Q("W0", "W_0", r"\mathrm{eV}", si=EV, choices=(2.25, 2.3, 2.42, 3.7, 4.3, 4.8)),
+            M_ELECTRON,
+        ),
+        unknown=Q("v", "v_{\mathrm{max}}", MS),
+        chain=(
+            Step(
+                Q("dE", "E", r"\mathrm{J}"),
+                "Eq(dE, RH*(1/nf**2 - 1/ni**2))",
+                "Bohr energy levels of the hydrogen atom",
+                compute=_bohr_gap,
+            ),
+            Step(
+                Q("K", "K", r"\mathrm{J}"),
+                "Eq(K, dE - W0)",
+                "Einstein's photoelectric equation",
+                compute=lambda p: _bohr_gap(p) - p["W0"],
+            ),
+        ),
+        relation="Eq(K, me*v**2/2)",
+        concept="kinetic energy and speed of the photoelectron",
+        compute=lambda p: _speed(_bohr_gap(p) - p["W0"], p["me"]),
+        mistakes=(
+            Mistake(
+                "ignoring the work function (all of the photon energy as kinetic energy)",
+                lambda p: _speed(_bohr_gap(p), p["me"]),
+            ),
+            Mistake(
+                "dropping the ½ in K = ½mv²",
+                lambda p: _speed((_bohr_gap(p) - p["W0"]) / 2, p["me"]),
+            ),
+            Mistake(
+                "adding the work function to the photon energy",
+                lambda p: _speed(_bohr_gap(p) + p["W0"], p["me"]),
+            ),
+            Mistake(
+                "using 1/n instead of 1/n² for the Bohr energy levels",
+                lambda p: _speed(_bohr_gap(p, power=1.0) - p["W0"], p["me"]),
+            ),
+        ),
+        stem="In a hydrogen atom the electron falls from the orbit with {ni} to the orbit with "
+        "{nf}. The energy of the orbit n of the hydrogen atom is −R_H/n², with {RH}. The "
+        "photon emitted falls on a clean metal surface whose work function is {W0}. Taking "
+        "{me}, the maximum speed of the photoelectrons ejected is",
+        method="Photon energy from the Bohr levels: $E = R_{{\\mathrm{{H}}}}\\left(\\dfrac{{1}}"
+        "{{n_f^2}} - \\dfrac{{1}}{{n_i^2}}\\right) = {RH}\\left(\\dfrac{{1}}{{{nf}^2}} - "
+        "\\dfrac{{1}}{{{ni}^2}}\\right) = {dE}$ J. Einstein's equation: $K_{{\\max}} = E - W_0 "
+        "= {dE} - {W0} \\times 1.602 \\times 10^{{-19}} = {K}$ J. Then "
+        "$\\tfrac{{1}}{{2}}m_e v^2 = K_{{\\max}}$, so $v = \\sqrt{{\\dfrac{{2K_{{\\max}}}}"
+        "{{m_e}}}}$ $=$ {answer}.",
+        accept=lambda p: p["ni"] > p["nf"] and _bohr_gap(p) - p["W0"] >= 0.3 * EV,
+    ),
+    NumericalTemplate(
+        "che-chain-bohr-speed-de-broglie",
+        CHE,
+        "che-de-broglie-and-uncertainty",
+        Demand(steps=2, concepts=2),
+        "the speed of the electron in the orbit from the Bohr model (v ∝ Z/n), then its de "
+        "Broglie wavelength λ = h/mv",
+        givens=(
+            Q("v1", "v_1", MS, choices=(2.18e6,)),
+            M_ELECTRON,
+            H_PLANCK,
+            Q("n", "n", choices=(1.0, 2.0, 3.0, 4.0, 5.0)),
+            Q("Z", "Z", choices=(1.0, 2.0, 3.0, 4.0)),
+        ),
+        unknown=Q("lam", r"\lambda", r"\mathrm{pm}", si=1e-12),
+        chain=(
+            Step(
+                Q("v", "v", MS),
+                "Eq(v*n, v1*Z)",
+                "Bohr model: speed of the electron in the orbit n of a hydrogen-like species",
+                compute=lambda p: p["v1"] * p["Z"] / p["n"],
+            ),
+        ),
+        relation="Eq(lam*me*v, h)",
+        concept="de Broglie relation",
+        compute=lambda p: p["h"] * p["n"] / (p["me"] * p["v1"] * p["Z"]),
+        mistakes=(
+            Mistake(
+                "inverting the Bohr relation, v ∝ n/Z",
+                lambda p: p["h"] * p["Z"] / (p["me"] * p["v1"] * p["n"]),
+            ),
+            Mistake(
+                "ignoring Z (taking the speed in hydrogen's orbit)",
+                lambda p: p["h"] * p["n"] / (p["me"] * p["v1"]),
+            ),
+            Mistake(
+                "taking v ∝ Z/n², as for the energy",
+                lambda p: p["h"] * p["n"] ** 2 / (p["me"] * p["v1"] * p["Z"]),
+            ),
+            Mistake(
+                "using ħ = h/2π instead of h",
+                lambda p: p["h"] * p["n"] / (2 * math.pi * p["me"] * p["v1"] * p["Z"]),
+            ),
+        ),
+        stem="In the Bohr model, the electron in the first orbit of the hydrogen atom moves with "
+        "speed {v1}. Taking {me} and {h}, the de Broglie wavelength of the electron in the "
+        "orbit {n} of a hydrogen-like species with atomic number {Z} is",
+        method="In the Bohr model the speed in the orbit $n$ of a species of atomic number $Z$ is "
+        "$v = v_1\\dfrac{{Z}}{{n}} = {v1} \\times \\dfrac{{{Z}}}{{{n}}} = {v}$ m s⁻¹. Then "
+        "$\\lambda = \\dfrac{{h}}{{m_e v}} = \\dfrac{{{h}}}{{{me} \\times {v}}}$ m $=$ "
+        "{answer}.",
+        # Z = n makes the Bohr slips vanish; v ∝ n/Z must stay within a factor 10 of v ∝ Z/n
+        accept=lambda p: p["Z"] != p["n"] and 1 / 3 <= p["Z"] / p["n"] <= 3,
+    ),
+    NumericalTemplate(
+        "che-chain-hydrogen-like-ion-line-wavelength",
+        CHE,
+        "che-hydrogen-atomic-spectrum",
+        Demand(steps=2, concepts=2),
+        "the energy of the transition from the Bohr levels of a hydrogen-like ion (E ∝ Z²/n²), "
+        "then the wavelength of the photon from E = hc/λ",
+        givens=(
+            Q("Z", "Z", choices=(2.0, 3.0)),
+            Q("ni", "n_i", choices=(2.0, 3.0, 4.0, 5.0, 6.0)),
+            Q("nf", "n_f", choices=(1.0, 2.0, 3.0, 4.0)),
+            RYDBERG_J,
+            H_PLANCK,
+            C_LIGHT,
+        ),
+        unknown=Q("lam", r"\lambda", r"\mathrm{nm}", si=1e-9),
+        chain=(
+            Step(
+                Q("dE", r"\Delta E", r"\mathrm{J}"),
+                "Eq(dE, RH*Z**2*(1/nf**2 - 1/ni**2))",
+                "Bohr energy levels of a hydrogen-like species",
+                compute=lambda p: p["Z"] ** 2 * _bohr_gap(p),
+            ),
+        ),
+        relation="Eq(dE*lam, h*c)",
+        concept="photon energy and wavelength (Planck)",
+        compute=lambda p: p["h"] * p["c"] / (p["Z"] ** 2 * _bohr_gap(p)),
+        mistakes=(
+            Mistake(
+                "leaving out Z² (using the hydrogen levels)",
+                lambda p: p["h"] * p["c"] / _bohr_gap(p),
+            ),
+            Mistake(
+                "using Z instead of Z²",
+                lambda p: p["h"] * p["c"] / (p["Z"] * _bohr_gap(p)),
+            ),
+            Mistake(
+                "adding the inverse squares",
+                lambda p: p["h"] * p["c"]
+                / (p["Z"] ** 2 * p["RH"] * (1 / p["nf"] ** 2 + 1 / p["ni"] ** 2)),
+            ),
+            Mistake(
+                "using 1/n instead of 1/n² for the Bohr energy levels",
+                lambda p: p["h"] * p["c"] / (p["Z"] ** 2 * _bohr_gap(p, power=1.0)),
+            ),
+        ),
+        stem="In a hydrogen-like ion with atomic number {Z}, the electron falls from the orbit "
+        "with {ni} to the orbit with {nf}. The ground-state energy of the hydrogen atom is "
+        "−R_H with {RH}. Taking {h} and {c}, the wavelength of the photon emitted is",
+        method="For a hydrogen-like species $E_n = -\\dfrac{{R_{{\\mathrm{{H}}}}Z^2}}{{n^2}}$, so "
+        "$\\Delta E = R_{{\\mathrm{{H}}}}Z^2\\left(\\dfrac{{1}}{{n_f^2}} - \\dfrac{{1}}{{n_i^2}}"
+        "\\right) = {RH} \\times {Z}^2\\left(\\dfrac{{1}}{{{nf}^2}} - \\dfrac{{1}}{{{ni}^2}}"
+        "\\right) = {dE}$ J. Then $\\lambda = \\dfrac{{hc}}{{\\Delta E}} = "
+        "\\dfrac{{{h} \\times {c}}}{{{dE}}}$ m $=$ {answer}.",
+        accept=lambda p: 1 <= p["ni"] - p["nf"] <= 3,
+    ),
+)
+
+CHEMISTRY_CHAINS: tuple[NumericalTemplate, ...] = U01 + U02

@@ -447,4 +447,223 @@ U02: tuple[NumericalTemplate, ...] = (
     ),
 )
 
-CHEMISTRY_CHAINS: tuple[NumericalTemplate, ...] = U01 + U02
+# ---------------------------------------------------------------- che-u04 Chemical Thermodynamics
+# 2SO₂(g) + O₂(g) → 2SO₃(g): NCERT-table values of ΔfH° (kJ mol⁻¹) and S° (J K⁻¹ mol⁻¹).
+CELSIUS = r"^\circ\mathrm{C}"
+
+
+def _so3_gibbs(p: Params, *, celsius: bool = False, o2: bool = True, coeff: float = 2.0) -> float:
+    """ΔG° (kJ mol⁻¹) of 2SO₂ + O₂ → 2SO₃ at t °C; the switches are the students' slips."""
+    d_h = coeff * (p["H3"] - p["H2"])
+    d_s = coeff * (p["S3"] - p["S2"]) - (p["SO"] if o2 else 0.0)
+    kelvin = p["t"] if celsius else p["t"] + 273.15
+    return d_h - kelvin * d_s / 1000
+
+
+def _bond_heat(p: Params) -> float:
+    """Heat released (kJ) when the given mass of H₂ burns in chlorine, from bond enthalpies."""
+    d_h = p["HH"] + p["ClCl"] - 2 * p["HCl"]
+    return -d_h * p["mH"] / p["MH"]
+
+
+def _entropy_from_k(p: Params, *, log: float = 1.0, sign: float = 1.0, kj: float = 1.0) -> float:
+    """ΔS° (J K⁻¹ mol⁻¹) from K and ΔH° (J mol⁻¹ in SI); `log` 2.303 drops the factor 2.303,
+    `sign` −1 flips ΔG° = −RT ln K, `kj` 1000 leaves ΔH° in kJ."""
+    d_g = -sign * p["R"] * p["T"] * math.log(p["K"]) / log
+    return (p["dH"] / kj - d_g) / p["T"]
+
+
+U04: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "che-chain-so3-hess-entropy-gibbs",
+        CHE,
+        "che-gibbs-energy-and-equilibrium",
+        Demand(steps=3, concepts=3),
+        "ΔrH° from the enthalpies of formation (Hess's law), then ΔrS° from the standard molar "
+        "entropies, then ΔG° = ΔH° − TΔS° at the temperature in kelvin",
+        givens=(
+            Q("H2", r"\Delta_f H^\circ(\mathrm{SO_2})", KJMOL, choices=(-296.8,)),
+            Q("H3", r"\Delta_f H^\circ(\mathrm{SO_3})", KJMOL, choices=(-395.7,)),
+            Q("S2", r"S^\circ(\mathrm{SO_2})", JKMOL, choices=(248.2,)),
+            Q("SO", r"S^\circ(\mathrm{O_2})", JKMOL, choices=(205.1,)),
+            Q("S3", r"S^\circ(\mathrm{SO_3})", JKMOL, choices=(256.8,)),
+            Q("t", "t", CELSIUS, choices=span(25, 450, 5)),
+        ),
+        unknown=Q("dG", r"\Delta_r G^\circ", KJMOL),
+        chain=(
+            Step(
+                Q("dH", r"\Delta_r H^\circ", KJMOL),
+                "Eq(dH, 2*H3 - 2*H2)",
+                "Hess's law: reaction enthalpy from enthalpies of formation",
+                compute=lambda p: 2 * (p["H3"] - p["H2"]),
+            ),
+            Step(
+                Q("dS", r"\Delta_r S^\circ", JKMOL),
+                "Eq(dS, 2*S3 - 2*S2 - SO)",
+                "entropy change of a reaction from standard molar entropies",
+                compute=lambda p: 2 * (p["S3"] - p["S2"]) - p["SO"],
+            ),
+        ),
+        relation="Eq(dG, dH - (t + 273.15)*dS/1000)",
+        concept="Gibbs energy change, ΔG = ΔH − TΔS",
+        compute=_so3_gibbs,
+        mistakes=(
+            Mistake(
+                "using the Celsius temperature in ΔG° = ΔH° − TΔS°",
+                lambda p: _so3_gibbs(p, celsius=True),
+            ),
+            Mistake(
+                "a sign slip, ΔG° = ΔH° + TΔS°",
+                lambda p: 2 * (p["H3"] - p["H2"])
+                + (p["t"] + 273.15) * (2 * (p["S3"] - p["S2"]) - p["SO"]) / 1000,
+            ),
+            Mistake(
+                "taking S°(O₂) as zero, as if it were an enthalpy of formation of an element",
+                lambda p: _so3_gibbs(p, o2=False),
+            ),
+            Mistake(
+                "ignoring the coefficients 2 of SO₂ and SO₃",
+                lambda p: _so3_gibbs(p, coeff=1.0),
+            ),
+        ),
+        stem="For the reaction 2SO₂(g) + O₂(g) → 2SO₃(g), the standard enthalpies of formation "
+        "are {H2} and {H3}, and the standard molar entropies are {S2}, {SO} and {S3}. Assuming "
+        "that ΔH° and ΔS° of the reaction do not change with temperature, the standard Gibbs "
+        "energy change of the reaction at {t} is",
+        method="Hess's law: $\\Delta_r H^\\circ = 2\\Delta_f H^\\circ(\\mathrm{{SO_3}}) - "
+        "2\\Delta_f H^\\circ(\\mathrm{{SO_2}}) = 2({H3}) - 2({H2}) = {dH}$ kJ mol⁻¹ (O₂ is an "
+        "element in its standard state). Entropy: $\\Delta_r S^\\circ = 2({S3}) - 2({S2}) - {SO} "
+        "= {dS}$ J K⁻¹ mol⁻¹. With $T = {t} + 273.15$ K and $\\Delta S^\\circ$ in kJ, "
+        "$\\Delta_r G^\\circ = \\Delta_r H^\\circ - T\\Delta_r S^\\circ$ $=$ {answer}.",
+    ),
+    NumericalTemplate(
+        "che-chain-bond-enthalpy-hcl-calorimeter",
+        CHE,
+        "che-enthalpies-of-reaction",
+        Demand(steps=3, concepts=3),
+        "ΔrH from the bond enthalpies (bonds broken minus bonds formed), then the heat released "
+        "by the moles of H₂ burnt, then the temperature rise of the water from q = mcΔT",
+        givens=(
+            Q("HH", r"\Delta H_{\mathrm{H-H}}", KJMOL, choices=(435.0, 436.0)),
+            Q("ClCl", r"\Delta H_{\mathrm{Cl-Cl}}", KJMOL, choices=(242.0, 243.0)),
+            Q("HCl", r"\Delta H_{\mathrm{H-Cl}}", KJMOL, choices=(431.0, 432.0)),
+            Q("mH", r"m_{\mathrm{H_2}}", r"\mathrm{g}", choices=span(0.05, 0.5, 0.05)),
+            Q("MH", r"M_{\mathrm{H_2}}", GMOL, choices=(2.0,)),
+            Q("mw", r"m_{\mathrm{water}}", r"\mathrm{g}", choices=span(500, 2000, 100)),
+            Q("c", "c", r"\mathrm{J\,g^{-1}\,K^{-1}}", choices=(4.18,)),
+        ),
+        unknown=Q("dT", r"\Delta T", KELVIN),
+        chain=(
+            Step(
+                Q("dH", r"\Delta_r H", KJMOL),
+                "Eq(dH, HH + ClCl - 2*HCl)",
+                "reaction enthalpy from bond enthalpies",
+                compute=lambda p: p["HH"] + p["ClCl"] - 2 * p["HCl"],
+            ),
+            Step(
+                Q("q", "q", r"\mathrm{kJ}"),
+                "Eq(q, -dH*mH/MH)",
+                "heat of reaction for the moles that react (thermochemical stoichiometry)",
+                compute=_bond_heat,
+            ),
+        ),
+        relation="Eq(1000*q, mw*c*dT)",
+        concept="calorimetry, q = mcΔT",
+        compute=lambda p: 1000 * _bond_heat(p) / (p["mw"] * p["c"]),
+        mistakes=(
+            Mistake(
+                "leaving out the Cl–Cl bond broken",
+                lambda p: 1000
+                * (2 * p["HCl"] - p["HH"])
+                * p["mH"]
+                / p["MH"]
+                / (p["mw"] * p["c"]),
+            ),
+            Mistake(
+                "taking ΔH per mole of HCl (halving it)",
+                lambda p: 500 * _bond_heat(p) / (p["mw"] * p["c"]),
+            ),
+            Mistake(
+                "taking the molar mass of H₂ as 1 g mol⁻¹",
+                lambda p: 2000 * _bond_heat(p) / (p["mw"] * p["c"]),
+            ),
+            Mistake(
+                "counting only the bonds formed (2 × H–Cl)",
+                lambda p: 1000 * 2 * p["HCl"] * p["mH"] / p["MH"] / (p["mw"] * p["c"]),
+            ),
+            unit_slip(
+                "putting the mass of water in kg with c in J g⁻¹ K⁻¹",
+                lambda p: 1e6 * _bond_heat(p) / (p["mw"] * p["c"]),
+            ),
+        ),
+        stem="Hydrogen burns in excess chlorine: H₂(g) + Cl₂(g) → 2HCl(g). The bond enthalpies "
+        "are {HH}, {ClCl} and {HCl}. A mass {mH} of hydrogen, with {MH}, is burnt in this way "
+        "inside a calorimeter, and all the heat released is taken up by {mw} of water, with "
+        "{c}. The rise in the temperature of the water is",
+        method="Bonds broken minus bonds formed: $\\Delta_r H = {HH} + {ClCl} - 2 \\times {HCl} "
+        "= {dH}$ kJ per mole of H₂. Moles of H₂ burnt $= {mH}/{MH}$, so the heat released is "
+        "$q = {q}$ kJ. Then $\\Delta T = \\dfrac{{q}}{{mc}} = \\dfrac{{{q} \\times 1000}}"
+        "{{{mw} \\times {c}}}$ $=$ {answer}.",
+    ),
+    NumericalTemplate(
+        "che-chain-equilibrium-constant-gibbs-entropy",
+        CHE,
+        "che-gibbs-energy-and-equilibrium",
+        Demand(steps=2, concepts=2),
+        "ΔG° from the equilibrium constant (ΔG° = −2.303RT log K), then ΔS° from "
+        "ΔG° = ΔH° − TΔS°",
+        givens=(
+            Q("T", "T", KELVIN, choices=span(300, 800, 25)),
+            Q("K", "K", choices=_sci((1.0, 2.0, 5.0), (-4, -3, -2, -1, 0, 1, 2, 3, 4))),
+            Q("dH", r"\Delta H^\circ", KJMOL, si=1000, choices=span(-90, 120, 10)),
+            R_SI,
+        ),
+        unknown=Q("dS", r"\Delta S^\circ", JKMOL),
+        chain=(
+            Step(
+                Q("dG", r"\Delta G^\circ", KJMOL, si=1000),
+                "Eq(dG, -R*T*log(K))",
+                "standard Gibbs energy and the equilibrium constant",
+                compute=lambda p: -p["R"] * p["T"] * math.log(p["K"]),
+            ),
+        ),
+        relation="Eq(dG, dH - T*dS)",
+        concept="Gibbs energy change, ΔG = ΔH − TΔS",
+        compute=_entropy_from_k,
+        mistakes=(
+            Mistake(
+                "using log₁₀ K without the factor 2.303",
+                lambda p: _entropy_from_k(p, log=math.log(10)),
+            ),
+            Mistake(
+                "a sign slip, ΔG° = +2.303RT log K",
+                lambda p: _entropy_from_k(p, sign=-1.0),
+            ),
+            Mistake(
+                "taking ΔG° = 0 because the system is at equilibrium (ΔS° = ΔH°/T)",
+                lambda p: p["dH"] / p["T"],
+            ),
+            unit_slip(
+                "leaving ΔH° in kJ while ΔG° is in J",
+                lambda p: _entropy_from_k(p, kj=1000.0),
+            ),
+        ),
+        stem="At {T}, the equilibrium constant of a reaction is {K}, and its standard enthalpy "
+        "change is {dH}. Taking {R}, the standard entropy change of the reaction at this "
+        "temperature is",
+        method="$\\Delta G^\\circ = -2.303RT\\log_{{10}}K = -2.303 \\times {R} \\times {T} "
+        "\\times \\log_{{10}}({K})$ J mol⁻¹ $= {dG}$ kJ mol⁻¹. Then from "
+        "$\\Delta G^\\circ = \\Delta H^\\circ - T\\Delta S^\\circ$, "
+        "$\\Delta S^\\circ = \\dfrac{{\\Delta H^\\circ - \\Delta G^\\circ}}{{T}} = "
+        "\\dfrac{{({dH} - ({dG})) \\times 1000}}{{{T}}}$ $=$ {answer}.",
+        # a realistic ΔS°, and one the sign slip does not turn into a near-zero giveaway
+        accept=lambda p: (
+            p["dH"] != 0
+            and abs(math.log(p["K"])) >= 2
+            and 40 <= abs(_entropy_from_k(p)) <= 250
+            and abs(_entropy_from_k(p, sign=-1.0)) >= 0.15 * abs(_entropy_from_k(p))
+        ),
+    ),
+)
+
+CHEMISTRY_CHAINS: tuple[NumericalTemplate, ...] = U01 + U02 + U04

@@ -666,4 +666,198 @@ U04: tuple[NumericalTemplate, ...] = (
     ),
 )
 
-CHEMISTRY_CHAINS: tuple[NumericalTemplate, ...] = U01 + U02 + U04
+# ---------------------------------------------------------------- che-u05 Solutions
+
+
+def _x_dcm(p: Params) -> float:
+    """Mole fraction of CH₂Cl₂ in the liquid."""
+    n1, n2 = p["w1"] / p["M1"], p["w2"] / p["M2"]
+    return n1 / (n1 + n2)
+
+
+def _y_dcm(x: float, p: Params) -> float:
+    """Mole fraction of CH₂Cl₂ in the vapour over a liquid in which its mole fraction is x."""
+    return x * p["p1"] / (x * p["p1"] + (1 - x) * p["p2"])
+
+
+def _osmotic(p: Params, i: float, r: float | None = None, litres: float = 1000.0) -> float:
+    """π (atm) of the Na₂SO₄ solution for a van 't Hoff factor i (and the student's R and mL)."""
+    return i * p["w"] / p["M"] / (p["V"] / litres) * (r or p["R"]) * p["T"]
+
+
+def _glycol_molality(p: Params) -> float:
+    return 1000 * p["w"] / (p["M"] * (100 - p["w"]))
+
+
+U05: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "che-chain-raoult-vapour-composition",
+        CHE,
+        "che-raoults-law",
+        Demand(steps=3, concepts=3),
+        "the mole fraction in the liquid from the masses, then the total vapour pressure from "
+        "Raoult's law, then the mole fraction in the vapour from Dalton's law of partial "
+        "pressures",
+        givens=(
+            Q("w1", r"m_{\mathrm{CH_2Cl_2}}", r"\mathrm{g}", choices=span(10, 80, 5)),
+            Q("M1", r"M_{\mathrm{CH_2Cl_2}}", GMOL, choices=(85.0,)),
+            Q("w2", r"m_{\mathrm{CHCl_3}}", r"\mathrm{g}", choices=span(10, 120, 5)),
+            Q("M2", r"M_{\mathrm{CHCl_3}}", GMOL, choices=(119.5,)),
+            Q("p1", r"p^\circ_{\mathrm{CH_2Cl_2}}", r"\mathrm{mm\,Hg}", choices=(415.0,)),
+            Q("p2", r"p^\circ_{\mathrm{CHCl_3}}", r"\mathrm{mm\,Hg}", choices=(200.0,)),
+        ),
+        unknown=Q("y", r"y_{\mathrm{CH_2Cl_2}}", bounds=(0.0, 1.0)),
+        chain=(
+            Step(
+                Q("x", r"x_{\mathrm{CH_2Cl_2}}"),
+                "Eq(x*(w1/M1 + w2/M2), w1/M1)",
+                "mole fraction from masses",
+                compute=_x_dcm,
+            ),
+            Step(
+                Q("p", r"p_{\mathrm{total}}", r"\mathrm{mm\,Hg}"),
+                "Eq(p, x*p1 + (1 - x)*p2)",
+                "Raoult's law for an ideal solution of two volatile liquids",
+                compute=lambda p: _x_dcm(p) * p["p1"] + (1 - _x_dcm(p)) * p["p2"],
+            ),
+        ),
+        relation="Eq(y*p, x*p1)",
+        concept="Dalton's law of partial pressures in the vapour",
+        compute=lambda p: _y_dcm(_x_dcm(p), p),
+        mistakes=(
+            Mistake("reporting the mole fraction in the liquid", _x_dcm),
+            Mistake(
+                "using mass fractions in place of mole fractions",
+                lambda p: _y_dcm(p["w1"] / (p["w1"] + p["w2"]), p),
+            ),
+            Mistake(
+                "ignoring the composition: y = p°₁/(p°₁ + p°₂)",
+                lambda p: p["p1"] / (p["p1"] + p["p2"]),
+            ),
+            Mistake(
+                "giving the vapour mole fraction of chloroform instead",
+                lambda p: 1 - _y_dcm(_x_dcm(p), p),
+            ),
+        ),
+        stem="At 298 K, {w1} of dichloromethane, with {M1}, is mixed with {w2} of chloroform, "
+        "with {M2}, to give an ideal solution. At this temperature the vapour pressures of the "
+        "pure liquids are {p1} and {p2}. The mole fraction of dichloromethane in the vapour in "
+        "equilibrium with the solution is",
+        method="Mole fraction in the liquid: $x = \\dfrac{{{w1}/{M1}}}{{{w1}/{M1} + {w2}/{M2}}} = "
+        "{x}$. Raoult's law: $p = x p^\\circ_{{\\mathrm{{CH_2Cl_2}}}} + (1 - x) "
+        "p^\\circ_{{\\mathrm{{CHCl_3}}}} = {x} \\times {p1} + (1 - {x}) \\times {p2} = {p}$ "
+        "mm Hg. Dalton's law: the partial pressure of CH₂Cl₂ is $x p^\\circ$, so "
+        "$y = \\dfrac{{x p^\\circ_{{\\mathrm{{CH_2Cl_2}}}}}}{{p}} = \\dfrac{{{x} \\times {p1}}}"
+        "{{{p}}}$ $=$ {answer}.",
+        accept=lambda p: 0.15 <= _x_dcm(p) <= 0.75,
+    ),
+    NumericalTemplate(
+        "che-chain-osmotic-pressure-sodium-sulphate",
+        CHE,
+        "che-vant-hoff-factor",
+        Demand(steps=3, concepts=3),
+        "the molarity from the mass and the volume, then the van 't Hoff factor from the degree "
+        "of dissociation into three ions, then the osmotic pressure π = iCRT",
+        givens=(
+            Q("w", "w", r"\mathrm{g}", choices=span(0.5, 5.0, 0.1)),
+            Q("M", r"M_{\mathrm{Na_2SO_4}}", GMOL, choices=(142.0,)),
+            Q("V", "V", r"\mathrm{mL}", choices=span(100, 1000, 50)),
+            Q("alpha", r"\alpha", choices=span(0.6, 0.9, 0.05)),
+            R_LATM,
+            Q("T", "T", KELVIN, choices=span(285, 310, 5)),
+        ),
+        unknown=Q("pi", r"\pi", ATM),
+        chain=(
+            Step(
+                Q("C", "C", MOLL),
+                "Eq(C*V/1000, w/M)",
+                "molarity from the mass of solute and the volume of solution",
+                compute=lambda p: p["w"] / p["M"] / (p["V"] / 1000),
+            ),
+            Step(
+                Q("i", "i"),
+                "Eq(i, 1 + 2*alpha)",
+                "van 't Hoff factor from the degree of dissociation",
+                compute=lambda p: 1 + 2 * p["alpha"],
+            ),
+        ),
+        relation="Eq(pi, i*C*R*T)",
+        concept="osmotic pressure",
+        compute=lambda p: _osmotic(p, 1 + 2 * p["alpha"]),
+        mistakes=(
+            Mistake("ignoring the dissociation (i = 1)", lambda p: _osmotic(p, 1.0)),
+            Mistake(
+                "taking i = 1 + α, as for a salt giving two ions",
+                lambda p: _osmotic(p, 1 + p["alpha"]),
+            ),
+            Mistake("assuming complete dissociation (i = 3)", lambda p: _osmotic(p, 3.0)),
+            unit_slip(
+                "using R = 8.314 with the pressure in atm",
+                lambda p: _osmotic(p, 1 + 2 * p["alpha"], r=R_J),
+            ),
+        ),
+        stem="A mass {w} of sodium sulphate, with {M}, is dissolved in water and the solution is "
+        "made up to {V}. In this solution the salt is dissociated to the extent {alpha}. Taking "
+        "{R}, the osmotic pressure of the solution at {T} is",
+        method="Molarity: $C = \\dfrac{{{w}/{M}}}{{{V}/1000}} = {C}$ mol L⁻¹. "
+        "Na₂SO₄ → 2Na⁺ + SO₄²⁻ gives three ions, so $i = 1 + (3 - 1)\\alpha = 1 + 2 \\times "
+        "{alpha} = {i}$. Then $\\pi = iCRT = {i} \\times {C} \\times {R} \\times {T}$ $=$ "
+        "{answer}.",
+    ),
+    NumericalTemplate(
+        "che-chain-antifreeze-mass-percent-freezing",
+        CHE,
+        "che-colligative-properties",
+        Demand(steps=2, concepts=2),
+        "the molality from the mass percentage (per kilogram of water, not of solution), then "
+        "the depression of the freezing point ΔTf = Kf m",
+        givens=(
+            Q("M", r"M_{\mathrm{C_2H_6O_2}}", GMOL, choices=(62.0,)),
+            Q("w", "w", r"\%", choices=(10.0, 15.0, 20.0, 25.0, 30.0, 35.0, 40.0)),
+            Q("d", "d", r"\mathrm{g\,mL^{-1}}", choices=span(1.01, 1.055, 0.005)),
+            Q("Kf", "K_f", r"\mathrm{K\,kg\,mol^{-1}}", choices=(1.86,)),
+        ),
+        unknown=Q("dT", r"\Delta T_f", KELVIN),
+        chain=(
+            Step(
+                Q("m", "m", r"\mathrm{mol\,kg^{-1}}"),
+                "Eq(m*M*(100 - w), 1000*w)",
+                "molality from the mass percentage",
+                compute=_glycol_molality,
+            ),
+        ),
+        relation="Eq(dT, Kf*m)",
+        concept="depression of the freezing point",
+        compute=lambda p: p["Kf"] * _glycol_molality(p),
+        mistakes=(
+            Mistake(
+                "dividing by the mass of the solution (100 g) instead of the water",
+                lambda p: p["Kf"] * 10 * p["w"] / p["M"],
+            ),
+            Mistake(
+                "using the molarity (from the density) in place of the molality",
+                lambda p: p["Kf"] * 10 * p["w"] * p["d"] / p["M"],
+            ),
+            Mistake(
+                "dividing the molality by K_f instead of multiplying",
+                lambda p: _glycol_molality(p) / p["Kf"],
+            ),
+            unit_slip(
+                "dividing by the mass of water in grams instead of kilograms",
+                lambda p: p["Kf"] * p["w"] / (p["M"] * (100 - p["w"])),
+            ),
+        ),
+        stem="An antifreeze is a solution of ethylene glycol (C₂H₆O₂), with {M}, in water. The "
+        "mass percentage of glycol in it is {w}, and the density of the solution is {d}. "
+        "Taking {Kf} for water and treating glycol as a non-volatile non-electrolyte, the "
+        "depression in the freezing point of the solution is",
+        method="In 100 g of solution there are {w} g of glycol and $100 - {w}$ g of water, so the "
+        "molality is $m = \\dfrac{{{w}/{M}}}{{(100 - {w})/1000}} = {m}$ mol kg⁻¹ (the density "
+        "is not needed: molality is per kilogram of solvent). Then "
+        "$\\Delta T_f = K_f m = {Kf} \\times {m}$ $=$ {answer}.",
+        # the density of glycol–water solutions at 20 °C rises about 0.00125 g mL⁻¹ per per cent
+        accept=lambda p: abs(p["d"] - (1 + 0.00125 * p["w"])) <= 0.003,
+    ),
+)
+
+CHEMISTRY_CHAINS: tuple[NumericalTemplate, ...] = U01 + U02 + U04 + U05

@@ -860,4 +860,288 @@ U05: tuple[NumericalTemplate, ...] = (
     ),
 )
 
-CHEMISTRY_CHAINS: tuple[NumericalTemplate, ...] = U01 + U02 + U04 + U05
+# ---------------------------------------------------------------- che-u06 Equilibrium
+
+
+def _n2o4_kc(p: Params, *, used: float | None = None, initial: bool = False) -> float:
+    """K_c (mol L⁻¹) of N₂O₄ ⇌ 2NO₂ from the ICE table: `used` mol of N₂O₄ dissociated (the
+    student may take the NO₂ formed for it); `initial` puts the initial N₂O₄ in the denominator."""
+    x = p["y"] / 2 if used is None else used
+    left = p["a"] if initial else p["a"] - x
+    if left <= 0:
+        return math.nan
+    return (p["y"] / p["V"]) ** 2 / (left / p["V"])
+
+
+def _n2o4_kp(p: Params, kc: float, r: float | None = None) -> float:
+    return kc * (r or p["R"]) * p["T"]
+
+
+def _pcl5_kp(p: Params, *, products: float = 1.0, denominator_initial: bool = False) -> float:
+    """K_p (atm) of PCl₅ ⇌ PCl₃ + Cl₂ from the initial and total pressures (`products` 2: the
+    student who counts the rise in pressure twice)."""
+    x = (p["Pt"] - p["P0"]) / products
+    return x**2 / (p["P0"] if denominator_initial else p["P0"] - x)
+
+
+def _acid_ka(p: Params, *, square: bool = True) -> float:
+    h = 10 ** (-p["pH1"])
+    return (h * h if square else h) / p["c1"]
+
+
+def _salt_ph(p: Params, ka: float) -> float:
+    """pH of NaA of concentration c2: [H⁺]² = K_w K_a / c."""
+    return -0.5 * math.log10(p["Kw"] * ka / p["c2"])
+
+
+def _buffer_ph(p: Params, acid_left: float, salt: float, log: float = 10.0) -> float:
+    return p["pKa"] + math.log(salt / acid_left, log)
+
+
+U06: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "che-chain-ice-dinitrogen-tetroxide-kc-kp",
+        CHE,
+        "che-law-of-mass-action",
+        Demand(steps=3, concepts=3),
+        "the ICE table (N₂O₄ dissociated is half the NO₂ formed), then K_c from the law of mass "
+        "action, then K_p = K_c(RT)^Δn with Δn = +1",
+        givens=(
+            Q("a", r"n^0_{\mathrm{N_2O_4}}", r"\mathrm{mol}", choices=span(0.1, 1.0, 0.05)),
+            Q("V", "V", r"\mathrm{L}", choices=(2.0, 2.5, 4.0, 5.0)),
+            Q("T", "T", KELVIN, choices=span(300, 400, 10)),
+            Q("y", r"n_{\mathrm{NO_2}}", r"\mathrm{mol}", choices=span(0.02, 1.2, 0.02)),
+            R_LATM,
+        ),
+        unknown=Q("Kp", "K_p", ATM),
+        chain=(
+            Step(
+                Q("x", "x", r"\mathrm{mol}"),
+                "Eq(y, 2*x)",
+                "ICE table: the change in each amount from the reaction stoichiometry",
+                compute=lambda p: p["y"] / 2,
+            ),
+            Step(
+                Q("Kc", "K_c", MOLL),
+                "Eq(Kc*(a - x)/V, (y/V)**2)",
+                "law of mass action (K_c from equilibrium concentrations)",
+                compute=_n2o4_kc,
+            ),
+        ),
+        relation="Eq(Kp, Kc*R*T)",
+        concept="relation between K_p and K_c",
+        compute=lambda p: _n2o4_kp(p, _n2o4_kc(p)),
+        mistakes=(
+            Mistake(
+                "taking the N₂O₄ dissociated equal to the NO₂ formed (missing the 2)",
+                lambda p: _n2o4_kp(p, _n2o4_kc(p, used=p["y"])),
+            ),
+            Mistake(
+                "using the initial amount of N₂O₄ in the denominator of K_c",
+                lambda p: _n2o4_kp(p, _n2o4_kc(p, initial=True)),
+            ),
+            Mistake(
+                "using the amounts in moles instead of the concentrations",
+                lambda p: _n2o4_kp(p, _n2o4_kc(p) * p["V"]),
+            ),
+            unit_slip(
+                "using R = 8.314 in K_p = K_c(RT)^Δn",
+                lambda p: _n2o4_kp(p, _n2o4_kc(p), r=R_J),
+            ),
+        ),
+        stem="An amount {a} of N₂O₄ is placed in an evacuated vessel of volume {V} and kept at "
+        "{T} until the equilibrium N₂O₄(g) ⇌ 2NO₂(g) is reached; the vessel then contains {y} of "
+        "NO₂. Taking {R}, the value of $K_p$ for the reaction at this temperature is",
+        method="ICE table: forming {y} mol of NO₂ uses up $x = {y}/2 = {x}$ mol of N₂O₄, leaving "
+        "${a} - {x}$ mol; dividing by $V = {V}$ L gives the concentrations. Law of mass action: "
+        "$K_c = \\dfrac{{[\\mathrm{{NO_2}}]^2}}{{[\\mathrm{{N_2O_4}}]}} = "
+        "\\dfrac{{({y}/{V})^2}}{{({a} - {x})/{V}}} = {Kc}$ mol L⁻¹. With "
+        "$\\Delta n_g = 2 - 1 = 1$, $K_p = K_c RT = {Kc} \\times {R} \\times {T}$ $=$ "
+        "{answer}.",
+        # between 10 % and 40 % of the N₂O₄ dissociated
+        accept=lambda p: 0.1 <= p["y"] / (2 * p["a"]) <= 0.4,
+    ),
+    NumericalTemplate(
+        "che-chain-ice-pcl5-pressure-kp-kc",
+        CHE,
+        "che-law-of-mass-action",
+        Demand(steps=3, concepts=3),
+        "the ICE table in partial pressures (the rise in total pressure is the pressure of each "
+        "product), then K_p from the law of mass action, then K_c = K_p/(RT) with Δn = 1",
+        givens=(
+            Q("T", "T", KELVIN, choices=span(450, 550, 10)),
+            Q("P0", "P_0", ATM, choices=span(0.5, 3.0, 0.1)),
+            Q("Pt", r"P_{\mathrm{total}}", ATM, choices=span(0.6, 5.5, 0.05)),
+            R_LATM,
+        ),
+        unknown=Q("Kc", "K_c", MOLL),
+        chain=(
+            Step(
+                Q("x", r"p_{\mathrm{Cl_2}}", ATM),
+                "Eq(Pt, P0 + x)",
+                "ICE table in partial pressures",
+                compute=lambda p: p["Pt"] - p["P0"],
+            ),
+            Step(
+                Q("Kp", "K_p", ATM),
+                "Eq(Kp*(P0 - x), x**2)",
+                "law of mass action (K_p from equilibrium partial pressures)",
+                compute=_pcl5_kp,
+            ),
+        ),
+        relation="Eq(Kc*R*T, Kp)",
+        concept="relation between K_p and K_c",
+        compute=lambda p: _pcl5_kp(p) / (p["R"] * p["T"]),
+        mistakes=(
+            Mistake(
+                "using the initial pressure of PCl₅ in the denominator of K_p",
+                lambda p: _pcl5_kp(p, denominator_initial=True) / (p["R"] * p["T"]),
+            ),
+            Mistake(
+                "writing the total pressure as P₀ + 2x (counting the rise once per product)",
+                lambda p: _pcl5_kp(p, products=2.0) / (p["R"] * p["T"]),
+            ),
+            Mistake(
+                "using α²/(1 − α) with α = x/P₀, leaving out the pressure",
+                lambda p: _pcl5_kp(p) / p["P0"] / (p["R"] * p["T"]),
+            ),
+            unit_slip(
+                "using R = 8.314 in K_c = K_p/(RT)",
+                lambda p: _pcl5_kp(p) / (R_J * p["T"]),
+            ),
+        ),
+        stem="At {T}, PCl₅ vapour is let into an evacuated vessel of fixed volume; before any "
+        "of it dissociates, its pressure is {P0}. When the equilibrium PCl₅(g) ⇌ PCl₃(g) + "
+        "Cl₂(g) has been reached at the same temperature, the total pressure is {Pt}. Taking "
+        "{R}, the value of $K_c$ for the dissociation at this temperature is",
+        method="ICE table in pressures: if $x$ atm of PCl₅ dissociates, the total pressure is "
+        "$P_0 + x$, so $x = {Pt} - {P0} = {x}$ atm $= p_{{\\mathrm{{PCl_3}}}} = "
+        "p_{{\\mathrm{{Cl_2}}}}$, and $p_{{\\mathrm{{PCl_5}}}} = {P0} - x$. Law of mass action: "
+        "$K_p = \\dfrac{{x^2}}{{{P0} - x}} = {Kp}$ atm. With $\\Delta n_g = 1$, "
+        "$K_c = \\dfrac{{K_p}}{{RT}} = \\dfrac{{{Kp}}}{{{R} \\times {T}}}$ $=$ {answer}.",
+        # between 15 % and 70 % of the PCl₅ dissociated
+        accept=lambda p: 1.15 * p["P0"] <= p["Pt"] <= 1.7 * p["P0"],
+    ),
+    NumericalTemplate(
+        "che-chain-weak-acid-ph-to-salt-hydrolysis",
+        CHE,
+        "che-hydrolysis-of-salts",
+        Demand(steps=2, concepts=2),
+        "K_a of the weak acid from the pH of its solution, then the pH of its sodium salt from "
+        "hydrolysis (K_h = K_w/K_a)",
+        givens=(
+            Q("c1", r"c_{\mathrm{HA}}", MOLL, choices=(0.01, 0.02, 0.05, 0.1, 0.2, 0.5)),
+            Q("pH1", r"\mathrm{pH}", choices=span(2.4, 4.2, 0.02)),
+            Q("Kw", "K_w", choices=(1e-14,)),
+            Q("c2", r"c_{\mathrm{NaA}}", MOLL, choices=(0.01, 0.02, 0.05, 0.1, 0.2, 0.5)),
+        ),
+        unknown=Q("pH", r"\mathrm{pH}"),
+        chain=(
+            Step(
+                Q("Ka", "K_a"),
+                "Eq(Ka*c1, 10**(-2*pH1))",
+                "ionisation constant of a weak acid from the pH of its solution",
+                compute=_acid_ka,
+            ),
+        ),
+        relation="Eq(10**(-2*pH), Kw*Ka/c2)",
+        concept="hydrolysis of the salt of a weak acid and a strong base",
+        compute=lambda p: _salt_ph(p, _acid_ka(p)),
+        mistakes=(
+            Mistake(
+                "forgetting to square [H⁺] in K_a = [H⁺]²/c",
+                lambda p: _salt_ph(p, _acid_ka(p, square=False)),
+            ),
+            Mistake(
+                "taking K_h = K_a instead of K_w/K_a",
+                lambda p: 14 + 0.5 * math.log10(_acid_ka(p) * p["c2"]),
+            ),
+            Mistake("reporting the pOH", lambda p: 14 - _salt_ph(p, _acid_ka(p))),
+            Mistake(
+                "leaving out the salt concentration: pH = 7 + ½pK_a",
+                lambda p: 7 - 0.5 * math.log10(_acid_ka(p)),
+            ),
+        ),
+        stem="An aqueous solution of a weak monobasic acid HA of concentration {c1} has {pH1} "
+        "at 298 K. Taking {Kw} at this temperature, the pH of an aqueous solution of its sodium "
+        "salt NaA of concentration {c2} is",
+        method="For the weak acid, $[\\mathrm{{H^+}}] = 10^{{-{pH1}}}$ and, as it ionises only "
+        "slightly, $K_a = \\dfrac{{[\\mathrm{{H^+}}]^2}}{{c}} = \\dfrac{{(10^{{-{pH1}}})^2}}"
+        "{{{c1}}} = {Ka}$. The salt hydrolyses, A⁻ + H₂O ⇌ HA + OH⁻, with $K_h = K_w/K_a$ and "
+        "$[\\mathrm{{OH^-}}] = \\sqrt{{K_h c}}$, so $[\\mathrm{{H^+}}] = \\sqrt{{K_w K_a/c}}$ and "
+        "$\\mathrm{{pH}} = 7 + \\tfrac{{1}}{{2}}(\\mathrm{{p}}K_a + \\log_{{10}} {c2})$ $=$ "
+        "{answer}.",
+        # a weak acid ionised at most 5 %, with K_a in the usual range
+        accept=lambda p: (
+            10 ** (-p["pH1"]) <= 0.05 * p["c1"] and 1e-6 <= _acid_ka(p) <= 1e-3
+        ),
+    ),
+    NumericalTemplate(
+        "che-chain-acetic-acid-naoh-buffer",
+        CHE,
+        "che-ph-and-buffers",
+        Demand(steps=2, concepts=2),
+        "the neutralisation stoichiometry (NaOH, the limiting reagent, turns acid into acetate), "
+        "then the pH of the buffer from the Henderson–Hasselbalch equation",
+        givens=(
+            Q("V1", r"V_{\mathrm{acid}}", r"\mathrm{mL}", choices=span(20, 100, 10)),
+            Q("c1", r"c_{\mathrm{acid}}", MOLL, choices=(0.1, 0.2, 0.5)),
+            Q("V2", r"V_{\mathrm{NaOH}}", r"\mathrm{mL}", choices=span(5, 90, 5)),
+            Q("c2", r"c_{\mathrm{NaOH}}", MOLL, choices=(0.1, 0.2, 0.5)),
+            Q("pKa", r"\mathrm{p}K_a", choices=(4.76,)),
+        ),
+        unknown=Q("pH", r"\mathrm{pH}"),
+        chain=(
+            Step(
+                Q("nS", r"n_{\mathrm{CH_3COO^-}}", r"\mathrm{mmol}"),
+                "Eq(nS, c2*V2)",
+                "neutralisation stoichiometry: the limiting NaOH turns acid into its salt",
+                compute=lambda p: p["c2"] * p["V2"],
+            ),
+        ),
+        relation="Eq(10**(-pH), 10**(-pKa)*(c1*V1 - nS)/nS)",
+        concept="Henderson–Hasselbalch equation for a buffer",
+        compute=lambda p: _buffer_ph(p, p["c1"] * p["V1"] - p["c2"] * p["V2"], p["c2"] * p["V2"]),
+        mistakes=(
+            Mistake(
+                "using the initial amount of acid instead of the acid left",
+                lambda p: _buffer_ph(p, p["c1"] * p["V1"], p["c2"] * p["V2"]),
+            ),
+            Mistake(
+                "inverting the ratio, log([acid]/[salt])",
+                lambda p: _buffer_ph(p, p["c2"] * p["V2"], p["c1"] * p["V1"] - p["c2"] * p["V2"]),
+            ),
+            Mistake(
+                "using the natural logarithm",
+                lambda p: _buffer_ph(
+                    p, p["c1"] * p["V1"] - p["c2"] * p["V2"], p["c2"] * p["V2"], log=math.e
+                ),
+            ),
+            Mistake(
+                "taking pH = pK_a, as if the acid were exactly half neutralised",
+                lambda p: p["pKa"],
+            ),
+            Mistake(
+                "using the concentrations before mixing, log(c_NaOH/c_acid)",
+                lambda p: _buffer_ph(p, p["c1"], p["c2"]),
+            ),
+        ),
+        stem="A volume {V1} of acetic acid of concentration {c1} is mixed with {V2} of sodium "
+        "hydroxide solution of concentration {c2}. Given {pKa} for acetic acid, the pH of the "
+        "resulting solution is",
+        method="NaOH is the limiting reagent: it turns ${c2} \\times {V2} = {nS}$ mmol of "
+        "CH₃COOH into CH₃COO⁻, leaving ${c1} \\times {V1} - {nS}$ mmol of acid. Both are in the "
+        "same volume, so by Henderson–Hasselbalch $\\mathrm{{pH}} = \\mathrm{{p}}K_a + "
+        "\\log_{{10}}\\dfrac{{n_{{\\mathrm{{salt}}}}}}{{n_{{\\mathrm{{acid}}}}}} = {pKa} + "
+        "\\log_{{10}}\\dfrac{{{nS}}}{{{c1} \\times {V1} - {nS}}}$ $=$ {answer}.",
+        # a genuine buffer, 10 % to 90 % neutralised, with the salt : acid ratio at least 2 : 1
+        # either way (closer to 1 : 1 every slip lands within rounding of pK_a)
+        accept=lambda p: (
+            0.1 <= p["c2"] * p["V2"] / (p["c1"] * p["V1"]) <= 0.9
+            and abs(math.log10(p["c2"] * p["V2"] / (p["c1"] * p["V1"] - p["c2"] * p["V2"])))
+            >= 0.3
+        ),
+    ),
+)
+
+CHEMISTRY_CHAINS: tuple[NumericalTemplate, ...] = U01 + U02 + U04 + U05 + U06

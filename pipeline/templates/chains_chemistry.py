@@ -1144,4 +1144,302 @@ U06: tuple[NumericalTemplate, ...] = (
     ),
 )
 
-CHEMISTRY_CHAINS: tuple[NumericalTemplate, ...] = U01 + U02 + U04 + U05 + U06
+# ---------------------------------------------------------------- che-u07 Redox and Electrochemistry
+OHM = r"\Omega"
+SCM = r"\mathrm{S\,cm^{-1}}"
+
+
+def _cu_ag_emf(p: Params, *, e0: float | None = None, ag_power: float = 2.0) -> float:
+    """EMF (V) of Cu | Cu²⁺ ‖ Ag⁺ | Ag from the Nernst equation (n = 2)."""
+    standard = p["EAg"] - p["ECu"] if e0 is None else e0
+    return standard - p["k"] / 2 * math.log10(p["cu"] / p["ag"] ** ag_power)
+
+
+def _oxygen_moles(p: Params, electrons: float = 4.0) -> float:
+    return p["I"] * p["t"] / (electrons * p["F"])
+
+
+def _kohlrausch_alpha(p: Params, limiting: float | None = None) -> float:
+    molar = 1000 * p["kappa"] / p["c"]
+    return molar / (p["LHCl"] + p["LNaAc"] - p["LNaCl"] if limiting is None else limiting)
+
+
+def _formic_alpha(p: Params) -> float:
+    kappa = p["kK"] * p["RK"] / p["R"]
+    return 1000 * kappa / p["c"] / p["L0"]
+
+
+def _ostwald(c: float, alpha: float, *, power: float = 2.0, left: float = -1.0) -> float:
+    """K_a = cα^power/(1 + left·α): `left` −1 is right, 0 neglects α, +1 is the sign slip."""
+    return c * alpha**power / (1 + left * alpha)
+
+
+U07: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "che-chain-copper-silver-cell-nernst-gibbs",
+        CHE,
+        "che-emf-and-gibbs-energy",
+        Demand(steps=3, concepts=3),
+        "E°cell from the two standard reduction potentials (cathode minus anode), then E_cell "
+        "from the Nernst equation, then ΔG = −nFE_cell",
+        givens=(
+            Q("EAg", r"E^\circ_{\mathrm{Ag^+/Ag}}", r"\mathrm{V}", choices=(0.80,)),
+            Q("ECu", r"E^\circ_{\mathrm{Cu^{2+}/Cu}}", r"\mathrm{V}", choices=(0.34,)),
+            Q("k", r"\dfrac{2.303RT}{F}", r"\mathrm{V}", choices=(0.059,)),
+            FARADAY,
+            Q("cu", r"[\mathrm{Cu^{2+}}]", MOLL, choices=(0.001, 0.01, 0.05, 0.1, 0.5, 1.0)),
+            Q(
+                "ag",
+                r"[\mathrm{Ag^+}]",
+                MOLL,
+                choices=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.5, 1.0),
+            ),
+        ),
+        unknown=Q("dG", r"\Delta_r G", KJMOL, si=1000),
+        chain=(
+            Step(
+                Q("E0", r"E^\circ_{\mathrm{cell}}", r"\mathrm{V}"),
+                "Eq(E0, EAg - ECu)",
+                "standard cell EMF from standard electrode potentials",
+                compute=lambda p: p["EAg"] - p["ECu"],
+            ),
+            Step(
+                Q("E", r"E_{\mathrm{cell}}", r"\mathrm{V}"),
+                "Eq(E, E0 - k/2*log(cu/ag**2, 10))",
+                "Nernst equation",
+                compute=_cu_ag_emf,
+            ),
+        ),
+        relation="Eq(dG, -2*F*E)",
+        concept="Gibbs energy and cell EMF, ΔG = −nFE",
+        compute=lambda p: -2 * p["F"] * _cu_ag_emf(p),
+        mistakes=(
+            Mistake(
+                "adding the two standard reduction potentials for E°cell",
+                lambda p: -2 * p["F"] * _cu_ag_emf(p, e0=p["EAg"] + p["ECu"]),
+            ),
+            Mistake(
+                "not squaring [Ag⁺] in the reaction quotient",
+                lambda p: -2 * p["F"] * _cu_ag_emf(p, ag_power=1.0),
+            ),
+            Mistake("taking n = 1 in ΔG = −nFE", lambda p: -p["F"] * _cu_ag_emf(p)),
+            Mistake(
+                "using E°cell, ignoring the concentrations",
+                lambda p: -2 * p["F"] * (p["EAg"] - p["ECu"]),
+            ),
+            unit_slip(
+                "leaving ΔG in J mol⁻¹ but labelling it kJ mol⁻¹",
+                lambda p: -2000 * p["F"] * _cu_ag_emf(p),
+            ),
+        ),
+        stem="For the cell Cu(s) | Cu²⁺(aq) ‖ Ag⁺(aq) | Ag(s) at 298 K, the standard reduction "
+        "potentials are {EAg} and {ECu}. Taking {k} and {F}, the Gibbs energy change of the "
+        "cell reaction when {cu} and {ag} is",
+        method="The silver electrode (higher reduction potential) is the cathode: "
+        "$E^\\circ_{{\\mathrm{{cell}}}} = {EAg} - {ECu} = {E0}$ V. The cell reaction "
+        "Cu + 2Ag⁺ → Cu²⁺ + 2Ag has $n = 2$, so by the Nernst equation "
+        "$E_{{\\mathrm{{cell}}}} = {E0} - \\dfrac{{{k}}}{{2}}\\log_{{10}}"
+        "\\dfrac{{{cu}}}{{({ag})^2}} = {E}$ V. Then $\\Delta_r G = -nFE_{{\\mathrm{{cell}}}} = "
+        "-2 \\times {F} \\times {E}$ J mol⁻¹ $=$ {answer}.",
+        # the concentration term matters (|log Q| ≥ 1.5), and the cell still works forwards
+        accept=lambda p: (
+            abs(math.log10(p["cu"] / p["ag"] ** 2)) >= 1.5 and _cu_ag_emf(p) >= 0.2
+        ),
+    ),
+    NumericalTemplate(
+        "che-chain-electrolysis-oxygen-volume",
+        CHE,
+        "che-electrolysis",
+        Demand(steps=2, concepts=2),
+        "the moles of O₂ from Faraday's laws (four moles of electrons per mole of O₂), then its "
+        "volume from the ideal gas equation",
+        givens=(
+            Q("I", "I", r"\mathrm{A}", choices=span(0.5, 5.0, 0.5)),
+            Q("t", "t", r"\mathrm{min}", si=60, choices=span(10, 120, 10)),
+            FARADAY,
+            Q("T", "T", KELVIN, choices=span(290, 310, 5)),
+            Q("P", "P", ATM, choices=span(0.8, 1.2, 0.05)),
+            R_LATM,
+        ),
+        unknown=Q("V", r"V_{\mathrm{O_2}}", r"\mathrm{L}"),
+        chain=(
+            Step(
+                Q("nO", r"n_{\mathrm{O_2}}", r"\mathrm{mol}"),
+                "Eq(4*F*nO, I*t)",
+                "Faraday's laws of electrolysis",
+                compute=_oxygen_moles,
+            ),
+        ),
+        relation="Eq(P*V, nO*R*T)",
+        concept="ideal gas equation",
+        compute=lambda p: _oxygen_moles(p) * p["R"] * p["T"] / p["P"],
+        mistakes=(
+            Mistake(
+                "taking two moles of electrons per mole of O₂, as for H₂",
+                lambda p: _oxygen_moles(p, 2.0) * p["R"] * p["T"] / p["P"],
+            ),
+            Mistake(
+                "using the molar volume 22.4 L mol⁻¹ whatever the temperature and pressure",
+                lambda p: _oxygen_moles(p) * 22.4,
+            ),
+            Mistake(
+                "taking the moles of O₂ equal to the moles of electrons",
+                lambda p: _oxygen_moles(p, 1.0) * p["R"] * p["T"] / p["P"],
+            ),
+            unit_slip(
+                "leaving the time in minutes in Q = It",
+                lambda p: _oxygen_moles(p) / 60 * p["R"] * p["T"] / p["P"],
+            ),
+        ),
+        stem="Dilute sulphuric acid is electrolysed between platinum electrodes with a steady "
+        "current {I} for {t}. Taking {F}, the volume of oxygen given off at the anode, measured "
+        "at {T} and {P}, is (take {R} and treat O₂ as an ideal gas)",
+        method="Charge $Q = It = {I} \\times {t} \\times 60$ C. At the anode "
+        "2H₂O → O₂ + 4H⁺ + 4e⁻, so four moles of electrons give one mole of O₂: "
+        "$n_{{\\mathrm{{O_2}}}} = \\dfrac{{Q}}{{4F}} = {nO}$ mol. Then "
+        "$V = \\dfrac{{nRT}}{{P}} = \\dfrac{{{nO} \\times {R} \\times {T}}}{{{P}}}$ $=$ "
+        "{answer}.",
+    ),
+    NumericalTemplate(
+        "che-chain-acetic-acid-kohlrausch-dissociation",
+        CHE,
+        "che-kohlrausch-law",
+        Demand(steps=3, concepts=3),
+        "the molar conductivity from the conductivity, then Λ°m of acetic acid from Kohlrausch's "
+        "law (HCl + CH₃COONa − NaCl), then the degree of dissociation α = Λm/Λ°m",
+        givens=(
+            Q("c", "c", MOLL, choices=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05)),
+            Q("kappa", r"\kappa", SCM, choices=_sci(span(1.0, 9.9, 0.1), (-5, -4))),
+            Q("LHCl", r"\Lambda^\circ_m(\mathrm{HCl})", SCM2, choices=(425.9,)),
+            Q("LNaAc", r"\Lambda^\circ_m(\mathrm{CH_3COONa})", SCM2, choices=(91.0,)),
+            Q("LNaCl", r"\Lambda^\circ_m(\mathrm{NaCl})", SCM2, choices=(126.4,)),
+        ),
+        unknown=Q("alpha", r"\alpha", bounds=(0.0, 1.0)),
+        chain=(
+            Step(
+                Q("Lm", r"\Lambda_m", SCM2),
+                "Eq(Lm*c, 1000*kappa)",
+                "molar conductivity from conductivity",
+                compute=lambda p: 1000 * p["kappa"] / p["c"],
+            ),
+            Step(
+                Q("L0", r"\Lambda^\circ_m", SCM2),
+                "Eq(L0, LHCl + LNaAc - LNaCl)",
+                "Kohlrausch's law of independent migration of ions",
+                compute=lambda p: p["LHCl"] + p["LNaAc"] - p["LNaCl"],
+            ),
+        ),
+        relation="Eq(alpha*L0, Lm)",
+        concept="degree of dissociation of a weak electrolyte from molar conductivities",
+        compute=_kohlrausch_alpha,
+        mistakes=(
+            Mistake(
+                "adding all three limiting molar conductivities",
+                lambda p: _kohlrausch_alpha(p, p["LHCl"] + p["LNaAc"] + p["LNaCl"]),
+            ),
+            Mistake(
+                "subtracting Λ°m(CH₃COONa) instead of Λ°m(NaCl)",
+                lambda p: _kohlrausch_alpha(p, p["LHCl"] + p["LNaCl"] - p["LNaAc"]),
+            ),
+            Mistake(
+                "taking Λ°m(HCl) as Λ°m of acetic acid",
+                lambda p: _kohlrausch_alpha(p, p["LHCl"]),
+            ),
+            unit_slip(
+                "leaving out the factor 1000 in Λm = 1000κ/c",
+                lambda p: _kohlrausch_alpha(p) / 1000,
+            ),
+        ),
+        stem="An aqueous solution of acetic acid of concentration {c} has conductivity {kappa} "
+        "at 298 K. At this temperature the limiting molar conductivities are {LHCl}, {LNaAc} "
+        "and {LNaCl}. The degree of dissociation of acetic acid in this solution is",
+        method="Molar conductivity: $\\Lambda_m = \\dfrac{{1000\\kappa}}{{c}} = "
+        "\\dfrac{{1000 \\times {kappa}}}{{{c}}} = {Lm}$ S cm² mol⁻¹. Kohlrausch's law: "
+        "$\\Lambda^\\circ_m(\\mathrm{{CH_3COOH}}) = \\Lambda^\\circ_m(\\mathrm{{HCl}}) + "
+        "\\Lambda^\\circ_m(\\mathrm{{CH_3COONa}}) - \\Lambda^\\circ_m(\\mathrm{{NaCl}}) = "
+        "{LHCl} + {LNaAc} - {LNaCl} = {L0}$ S cm² mol⁻¹. Then "
+        "$\\alpha = \\dfrac{{\\Lambda_m}}{{\\Lambda^\\circ_m}} = \\dfrac{{{Lm}}}{{{L0}}}$ "
+        "$=$ {answer}.",
+        # a conductivity that fits acetic acid (K_a ≈ 1.8 × 10⁻⁵) within about 25 %
+        accept=lambda p: (
+            0.75 <= _kohlrausch_alpha(p) / math.sqrt(1.8e-5 / p["c"]) <= 1.25
+            and _kohlrausch_alpha(p) < 0.5
+        ),
+    ),
+    NumericalTemplate(
+        "che-chain-cell-constant-formic-acid-ka",
+        CHE,
+        "che-electrolytic-conductance",
+        Demand(steps=4, concepts=4),
+        "the conductivity of the acid from the cell constant found with standard KCl, then its "
+        "molar conductivity, then the degree of dissociation α = Λm/Λ°m, then K_a from Ostwald's "
+        "dilution law",
+        givens=(
+            Q("kK", r"\kappa_{\mathrm{KCl}}", SCM, choices=(0.0129,)),
+            Q("RK", r"R_{\mathrm{KCl}}", OHM, choices=span(40, 150, 5)),
+            Q("c", "c", MOLL, choices=(0.001, 0.002, 0.0025, 0.004, 0.005, 0.008, 0.01)),
+            Q("R", "R", OHM, choices=span(500, 20000, 100)),
+            Q("L0", r"\Lambda^\circ_m", SCM2, choices=(404.2,)),
+        ),
+        unknown=Q("Ka", "K_a", MOLL),
+        chain=(
+            Step(
+                Q("kappa", r"\kappa", SCM),
+                "Eq(kappa*R, kK*RK)",
+                "cell constant: conductivity from resistance in a calibrated cell",
+                compute=lambda p: p["kK"] * p["RK"] / p["R"],
+            ),
+            Step(
+                Q("Lm", r"\Lambda_m", SCM2),
+                "Eq(Lm*c, 1000*kappa)",
+                "molar conductivity from conductivity",
+                compute=lambda p: 1000 * p["kK"] * p["RK"] / (p["R"] * p["c"]),
+            ),
+            Step(
+                Q("alpha", r"\alpha"),
+                "Eq(alpha*L0, Lm)",
+                "degree of dissociation of a weak electrolyte from molar conductivities",
+                compute=_formic_alpha,
+            ),
+        ),
+        relation="Eq(Ka*(1 - alpha), c*alpha**2)",
+        concept="Ostwald's dilution law (ionisation constant of a weak acid)",
+        compute=lambda p: _ostwald(p["c"], _formic_alpha(p)),
+        mistakes=(
+            Mistake(
+                "neglecting α in (1 − α)",
+                lambda p: _ostwald(p["c"], _formic_alpha(p), left=0.0),
+            ),
+            Mistake(
+                "writing [HA] = c(1 + α) in the ICE table",
+                lambda p: _ostwald(p["c"], _formic_alpha(p), left=1.0),
+            ),
+            Mistake(
+                "not squaring α, K_a = cα/(1 − α)",
+                lambda p: _ostwald(p["c"], _formic_alpha(p), power=1.0),
+            ),
+            unit_slip(
+                "leaving out the factor 1000 in Λm = 1000κ/c",
+                lambda p: _ostwald(p["c"], _formic_alpha(p) / 1000),
+            ),
+        ),
+        stem="A conductivity cell filled with 0.1 mol L⁻¹ KCl solution, whose conductivity is "
+        "{kK}, has a resistance {RK} at 298 K. Filled instead with a formic acid solution of "
+        "concentration {c}, the same cell has a resistance {R}. Given {L0} for formic acid at "
+        "298 K, the ionisation constant of formic acid is",
+        method="Cell constant $G^* = \\kappa_{{\\mathrm{{KCl}}}}R_{{\\mathrm{{KCl}}}} = "
+        "{kK} \\times {RK}$ cm⁻¹, so the acid's conductivity is "
+        "$\\kappa = G^*/R = {kappa}$ S cm⁻¹. Molar conductivity: "
+        "$\\Lambda_m = \\dfrac{{1000\\kappa}}{{c}} = {Lm}$ S cm² mol⁻¹, so "
+        "$\\alpha = \\dfrac{{\\Lambda_m}}{{\\Lambda^\\circ_m}} = \\dfrac{{{Lm}}}{{{L0}}} = "
+        "{alpha}$. Ostwald's dilution law: $K_a = \\dfrac{{c\\alpha^2}}{{1 - \\alpha}} = "
+        "\\dfrac{{{c} \\times {alpha}^2}}{{1 - {alpha}}}$ $=$ {answer}.",
+        # a resistance that fits formic acid (K_a ≈ 1.8 × 10⁻⁴) within about 30 %, with α large
+        # enough for (1 − α) to matter
+        accept=lambda p: (
+            1.3e-4 <= _ostwald(p["c"], _formic_alpha(p)) <= 2.4e-4 and _formic_alpha(p) >= 0.1
+        ),
+    ),
+)
+
+CHEMISTRY_CHAINS: tuple[NumericalTemplate, ...] = U01 + U02 + U04 + U05 + U06 + U07

@@ -1442,4 +1442,221 @@ U07: tuple[NumericalTemplate, ...] = (
     ),
 )
 
-CHEMISTRY_CHAINS: tuple[NumericalTemplate, ...] = U01 + U02 + U04 + U05 + U06 + U07
+# ---------------------------------------------------------------- che-u08 Chemical Kinetics
+MINUTES = r"\mathrm{min}"
+
+
+def _rate_ratio(p: Params, *, log: float = math.e, sign: float = 1.0) -> float:
+    """k₂/k₁ from the Arrhenius equation (`log` 10: the student who drops the 2.303; `sign` −1
+    inverts the temperature terms)."""
+    return log ** (sign * p["Ea"] / p["R"] * (1 / p["T1"] - 1 / p["T2"]))
+
+
+def _time_at_t2(p: Params, ratio: float, left: float | None = None) -> float:
+    """Time (min) to reach the given per cent decomposition at T₂ (`left` per cent left)."""
+    k2 = LN2 / p["thalf"] * ratio
+    return math.log(100 / (100 - p["x"] if left is None else left)) / k2
+
+
+def _conc_after(p: Params, *, base: float = math.e, inverted: bool = False) -> float:
+    """[A] after time t for a first-order reaction of half-life t½."""
+    if inverted:
+        return p["A0"] * 0.5 ** (p["thalf"] / p["t"])
+    return p["A0"] * base ** (-LN2 / p["thalf"] * p["t"])
+
+
+def _sulphuryl_half_life(p: Params, left: float, log: float = math.e) -> float:
+    """t½ (s) from k = ln(p₀/p_A)/t with the student's p_A (and logarithm)."""
+    if not 0 < left < p["p0"]:
+        return math.nan
+    k = math.log(p["p0"] / left, log) / p["t"]
+    return LN2 / k
+
+
+U08: tuple[NumericalTemplate, ...] = (
+    NumericalTemplate(
+        "che-chain-half-life-arrhenius-time",
+        CHE,
+        "che-arrhenius-equation",
+        Demand(steps=3, concepts=3),
+        "the rate constant at T₁ from the half-life, then the rate constant at T₂ from the "
+        "Arrhenius equation, then the time for the given decomposition from the integrated "
+        "first-order rate law",
+        givens=(
+            Q("thalf", r"t_{1/2}", MINUTES, choices=span(10, 120, 5)),
+            Q("T1", "T_1", KELVIN, choices=span(290, 320, 5)),
+            Q("Ea", "E_a", KJMOL, si=1000, choices=span(40, 100, 5)),
+            R_SI,
+            Q("T2", "T_2", KELVIN, choices=span(300, 350, 5)),
+            Q("x", "x", r"\%", choices=(20.0, 25.0, 30.0, 40.0, 60.0, 75.0, 80.0)),
+        ),
+        unknown=Q("t", "t", MINUTES),
+        chain=(
+            Step(
+                Q("k1", "k_1", r"\mathrm{min^{-1}}"),
+                "Eq(k1*thalf, log(2))",
+                "half-life of a first-order reaction",
+                compute=lambda p: LN2 / p["thalf"],
+            ),
+            Step(
+                Q("k2", "k_2", r"\mathrm{min^{-1}}"),
+                "Eq(log(k2/k1), Ea/R*(1/T1 - 1/T2))",
+                "Arrhenius equation",
+                compute=lambda p: LN2 / p["thalf"] * _rate_ratio(p),
+            ),
+        ),
+        relation="Eq(k2*t, log(100/(100 - x)))",
+        concept="integrated first-order rate law",
+        compute=lambda p: _time_at_t2(p, _rate_ratio(p)),
+        mistakes=(
+            Mistake(
+                "ignoring the change of temperature (using k at T₁)",
+                lambda p: _time_at_t2(p, 1.0),
+            ),
+            Mistake(
+                "using log₁₀ in the Arrhenius equation without the factor 2.303",
+                lambda p: _time_at_t2(p, _rate_ratio(p, log=10.0)),
+            ),
+            Mistake(
+                "taking the percentage decomposed as the percentage left",
+                lambda p: _time_at_t2(p, _rate_ratio(p), left=p["x"]),
+            ),
+            Mistake(
+                "inverting the temperature terms (k falling as T rises)",
+                lambda p: _time_at_t2(p, _rate_ratio(p, sign=-1.0)),
+            ),
+        ),
+        stem="A first-order reaction has a half-life {thalf} at {T1}, and its activation energy "
+        "is {Ea}. Taking {R}, the time needed at {T2} for {x} of the reactant to decompose is",
+        method="At $T_1$: $k_1 = \\dfrac{{0.693}}{{t_{{1/2}}}} = \\dfrac{{0.693}}{{{thalf}}} = {k1}$ "
+        "min⁻¹. Arrhenius: $\\log_{{10}}\\dfrac{{k_2}}{{k_1}} = \\dfrac{{E_a}}{{2.303R}}\\left("
+        "\\dfrac{{1}}{{T_1}} - \\dfrac{{1}}{{T_2}}\\right) = \\dfrac{{{Ea} \\times 1000}}"
+        "{{2.303 \\times {R}}}\\left(\\dfrac{{1}}{{{T1}}} - \\dfrac{{1}}{{{T2}}}\\right)$, so "
+        "$k_2 = {k2}$ min⁻¹. With $100 - {x}$ per cent left, "
+        "$t = \\dfrac{{2.303}}{{k_2}}\\log_{{10}}\\dfrac{{100}}{{100 - {x}}}$ $=$ {answer}.",
+        accept=lambda p: p["T2"] - p["T1"] >= 10 and 1.5 <= _rate_ratio(p) <= 3.0,
+    ),
+    NumericalTemplate(
+        "che-chain-half-life-concentration-rate",
+        CHE,
+        "che-first-order-reactions",
+        Demand(steps=3, concepts=3),
+        "the rate constant from the half-life, then the concentration left after the time from "
+        "the integrated first-order law, then the rate from the rate law, rate = k[A]",
+        givens=(
+            Q("A0", r"[\mathrm{A}]_0", MOLL, choices=span(0.1, 1.0, 0.05)),
+            Q("thalf", r"t_{1/2}", MINUTES, si=60, choices=span(5, 60, 5)),
+            Q("t", "t", MINUTES, si=60, choices=span(5, 120, 5)),
+        ),
+        unknown=Q("r", "r", r"\mathrm{mol\,L^{-1}\,s^{-1}}"),
+        chain=(
+            Step(
+                Q("k", "k", r"\mathrm{s^{-1}}"),
+                "Eq(k*thalf, log(2))",
+                "half-life of a first-order reaction",
+                compute=lambda p: LN2 / p["thalf"],
+            ),
+            Step(
+                Q("A", r"[\mathrm{A}]", MOLL),
+                "Eq(A, A0*exp(-k*t))",
+                "integrated first-order rate law",
+                compute=_conc_after,
+            ),
+        ),
+        relation="Eq(r, k*A)",
+        concept="rate law, rate = k[A]",
+        compute=lambda p: LN2 / p["thalf"] * _conc_after(p),
+        mistakes=(
+            Mistake(
+                "using the initial concentration in the rate law",
+                lambda p: LN2 / p["thalf"] * p["A0"],
+            ),
+            Mistake(
+                "using log₁₀ in place of ln in the integrated rate law",
+                lambda p: LN2 / p["thalf"] * _conc_after(p, base=10.0),
+            ),
+            Mistake(
+                "inverting the ratio of times, [A] = [A]₀(½)^(t½/t)",
+                lambda p: LN2 / p["thalf"] * _conc_after(p, inverted=True),
+            ),
+            unit_slip(
+                "leaving k in min⁻¹ (the rate per minute)",
+                lambda p: 60 * LN2 / p["thalf"] * _conc_after(p),
+            ),
+        ),
+        stem="A first-order reaction A → products starts with {A0} and has a half-life {thalf}. "
+        "The rate of the reaction at a time {t} after it starts is",
+        method="$k = \\dfrac{{0.693}}{{t_{{1/2}}}} = \\dfrac{{0.693}}{{{thalf} \\times 60}} = {k}$ "
+        "s⁻¹. Integrated law: $[\\mathrm{{A}}] = [\\mathrm{{A}}]_0 e^{{-kt}} = {A0} \\times "
+        "e^{{-k \\times {t} \\times 60}} = {A}$ mol L⁻¹. Rate law: "
+        "$r = k[\\mathrm{{A}}] = {k} \\times {A}$ $=$ {answer}.",
+        accept=lambda p: 0.5 <= p["t"] / p["thalf"] <= 2 and p["t"] != p["thalf"],
+    ),
+    NumericalTemplate(
+        "che-chain-sulphuryl-chloride-pressure-half-life",
+        CHE,
+        "che-first-order-reactions",
+        Demand(steps=3, concepts=3),
+        "the pressure of SO₂Cl₂ left from the total pressure (ICE table in pressures), then k "
+        "from the integrated first-order law, then the half-life t½ = 0.693/k",
+        givens=(
+            Q("p0", "p_0", ATM, choices=span(0.2, 1.0, 0.05)),
+            Q("t", "t", r"\mathrm{s}", choices=span(50, 500, 10)),
+            Q("pt", r"p_{\mathrm{total}}", ATM, choices=span(0.25, 1.8, 0.01)),
+        ),
+        unknown=Q("th", r"t_{1/2}", r"\mathrm{s}"),
+        chain=(
+            Step(
+                Q("pA", r"p_{\mathrm{SO_2Cl_2}}", ATM),
+                "Eq(pt, 2*p0 - pA)",
+                "ICE table in partial pressures",
+                compute=lambda p: 2 * p["p0"] - p["pt"],
+            ),
+            Step(
+                Q("k", "k", r"\mathrm{s^{-1}}"),
+                "Eq(k*t, log(p0/pA))",
+                "integrated first-order rate law",
+                compute=lambda p: math.log(p["p0"] / (2 * p["p0"] - p["pt"])) / p["t"],
+            ),
+        ),
+        relation="Eq(k*th, log(2))",
+        concept="half-life of a first-order reaction",
+        compute=lambda p: _sulphuryl_half_life(p, 2 * p["p0"] - p["pt"]),
+        mistakes=(
+            Mistake(
+                "taking the pressure of SO₂Cl₂ left as p_total − p₀",
+                lambda p: _sulphuryl_half_life(p, p["pt"] - p["p0"]),
+            ),
+            Mistake(
+                "using log₁₀ without the factor 2.303",
+                lambda p: _sulphuryl_half_life(p, 2 * p["p0"] - p["pt"], log=10.0),
+            ),
+            Mistake(
+                "writing the total pressure as p₀ + 2x",
+                lambda p: _sulphuryl_half_life(p, p["p0"] - (p["pt"] - p["p0"]) / 2),
+            ),
+            Mistake(
+                "putting the ratio of total pressures, p_total/p₀, in the logarithm",
+                lambda p: LN2 * p["t"] / math.log(p["pt"] / p["p0"]),
+            ),
+            Mistake(
+                "treating the fall in pressure as linear (zero order), t½ = p₀t/2x",
+                lambda p: p["p0"] * p["t"] / (2 * (p["pt"] - p["p0"])),
+            ),
+        ),
+        stem="Sulphuryl chloride decomposes in the gas phase at constant volume and temperature "
+        "by a first-order reaction, SO₂Cl₂(g) → SO₂(g) + Cl₂(g). Starting with pure SO₂Cl₂ at "
+        "a pressure {p0}, after a time {t} the total pressure is {pt}. The half-life of the "
+        "reaction is",
+        method="ICE table in pressures: if the pressure of SO₂Cl₂ falls by $x$, the total is "
+        "$p_0 + x$, so $x = {pt} - {p0}$ and $p_{{\\mathrm{{SO_2Cl_2}}}} = p_0 - x = 2({p0}) - "
+        "{pt} = {pA}$ atm. First-order law: $k = \\dfrac{{2.303}}{{t}}\\log_{{10}}"
+        "\\dfrac{{p_0}}{{p_{{\\mathrm{{SO_2Cl_2}}}}}} = \\dfrac{{2.303}}{{{t}}}\\log_{{10}}"
+        "\\dfrac{{{p0}}}{{{pA}}} = {k}$ s⁻¹. Then $t_{{1/2}} = \\dfrac{{0.693}}{{k}}$ $=$ "
+        "{answer}.",
+        # 25 % to 80 % decomposed
+        accept=lambda p: 1.25 * p["p0"] <= p["pt"] <= 1.8 * p["p0"],
+    ),
+)
+
+CHEMISTRY_CHAINS: tuple[NumericalTemplate, ...] = U01 + U02 + U04 + U05 + U06 + U07 + U08

@@ -123,6 +123,10 @@ U01: tuple[NumericalTemplate, ...] = (
                 "taking one mole of HCl per mole of CO₂ (missing the 2 in 2HCl)",
                 lambda p: _co2_moles(p, ratio=1.0) * p["R"] * p["T"] / p["P"],
             ),
+            Mistake(
+                "taking the moles of CO₂ equal to the moles of HCl",
+                lambda p: p["c"] * p["V"] / 1000 * p["R"] * p["T"] / p["P"],
+            ),
             unit_slip(
                 "using R = 8.314 with the pressure in atm and the volume in L",
                 lambda p: _co2_moles(p) * R_J * p["T"] / p["P"],
@@ -287,7 +291,7 @@ U02: tuple[NumericalTemplate, ...] = (
             Q("W0", "W_0", r"\mathrm{eV}", si=EV, choices=(2.25, 2.3, 2.42, 3.7, 4.3, 4.8)),
             M_ELECTRON,
         ),
-        unknown=Q("v", "v_{\mathrm{max}}", MS),
+        unknown=Q("v", r"v_{\mathrm{max}}", r"\mathrm{km\,s^{-1}}", si=1000),
         chain=(
             Step(
                 Q("dE", "E", r"\mathrm{J}"),
@@ -427,8 +431,11 @@ U02: tuple[NumericalTemplate, ...] = (
             ),
             Mistake(
                 "adding the inverse squares",
-                lambda p: p["h"] * p["c"]
-                / (p["Z"] ** 2 * p["RH"] * (1 / p["nf"] ** 2 + 1 / p["ni"] ** 2)),
+                lambda p: (
+                    p["h"]
+                    * p["c"]
+                    / (p["Z"] ** 2 * p["RH"] * (1 / p["nf"] ** 2 + 1 / p["ni"] ** 2))
+                ),
             ),
             Mistake(
                 "using 1/n instead of 1/n² for the Bohr energy levels",
@@ -514,8 +521,10 @@ U04: tuple[NumericalTemplate, ...] = (
             ),
             Mistake(
                 "a sign slip, ΔG° = ΔH° + TΔS°",
-                lambda p: 2 * (p["H3"] - p["H2"])
-                + (p["t"] + 273.15) * (2 * (p["S3"] - p["S2"]) - p["SO"]) / 1000,
+                lambda p: (
+                    2 * (p["H3"] - p["H2"])
+                    + (p["t"] + 273.15) * (2 * (p["S3"] - p["S2"]) - p["SO"]) / 1000
+                ),
             ),
             Mistake(
                 "taking S°(O₂) as zero, as if it were an enthalpy of formation of an element",
@@ -573,11 +582,7 @@ U04: tuple[NumericalTemplate, ...] = (
         mistakes=(
             Mistake(
                 "leaving out the Cl–Cl bond broken",
-                lambda p: 1000
-                * (2 * p["HCl"] - p["HH"])
-                * p["mH"]
-                / p["MH"]
-                / (p["mw"] * p["c"]),
+                lambda p: 1000 * (2 * p["HCl"] - p["HH"]) * p["mH"] / p["MH"] / (p["mw"] * p["c"]),
             ),
             Mistake(
                 "taking ΔH per mole of HCl (halving it)",
@@ -610,8 +615,7 @@ U04: tuple[NumericalTemplate, ...] = (
         CHE,
         "che-gibbs-energy-and-equilibrium",
         Demand(steps=2, concepts=2),
-        "ΔG° from the equilibrium constant (ΔG° = −2.303RT log K), then ΔS° from "
-        "ΔG° = ΔH° − TΔS°",
+        "ΔG° from the equilibrium constant (ΔG° = −2.303RT log K), then ΔS° from ΔG° = ΔH° − TΔS°",
         givens=(
             Q("T", "T", KELVIN, choices=span(300, 800, 25)),
             Q("K", "K", choices=_sci((1.0, 2.0, 5.0), (-4, -3, -2, -1, 0, 1, 2, 3, 4))),
@@ -1072,9 +1076,7 @@ U06: tuple[NumericalTemplate, ...] = (
         "$\\mathrm{{pH}} = 7 + \\tfrac{{1}}{{2}}(\\mathrm{{p}}K_a + \\log_{{10}} {c2})$ $=$ "
         "{answer}.",
         # a weak acid ionised at most 5 %, with K_a in the usual range
-        accept=lambda p: (
-            10 ** (-p["pH1"]) <= 0.05 * p["c1"] and 1e-6 <= _acid_ka(p) <= 1e-3
-        ),
+        accept=lambda p: 10 ** (-p["pH1"]) <= 0.05 * p["c1"] and 1e-6 <= _acid_ka(p) <= 1e-3,
     ),
     NumericalTemplate(
         "che-chain-acetic-acid-naoh-buffer",
@@ -1138,8 +1140,7 @@ U06: tuple[NumericalTemplate, ...] = (
         # either way (closer to 1 : 1 every slip lands within rounding of pK_a)
         accept=lambda p: (
             0.1 <= p["c2"] * p["V2"] / (p["c1"] * p["V1"]) <= 0.9
-            and abs(math.log10(p["c2"] * p["V2"] / (p["c1"] * p["V1"] - p["c2"] * p["V2"])))
-            >= 0.3
+            and abs(math.log10(p["c2"] * p["V2"] / (p["c1"] * p["V1"] - p["c2"] * p["V2"]))) >= 0.3
         ),
     ),
 )
@@ -1242,9 +1243,7 @@ U07: tuple[NumericalTemplate, ...] = (
         "\\dfrac{{{cu}}}{{({ag})^2}} = {E}$ V. Then $\\Delta_r G = -nFE_{{\\mathrm{{cell}}}} = "
         "-2 \\times {F} \\times {E}$ J mol⁻¹ $=$ {answer}.",
         # the concentration term matters (|log Q| ≥ 1.5), and the cell still works forwards
-        accept=lambda p: (
-            abs(math.log10(p["cu"] / p["ag"] ** 2)) >= 1.5 and _cu_ag_emf(p) >= 0.2
-        ),
+        accept=lambda p: abs(math.log10(p["cu"] / p["ag"] ** 2)) >= 1.5 and _cu_ag_emf(p) >= 0.2,
     ),
     NumericalTemplate(
         "che-chain-electrolysis-oxygen-volume",

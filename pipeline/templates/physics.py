@@ -490,7 +490,7 @@ GRAVITATION: tuple[NumericalTemplate, ...] = (
         mistakes=(
             ("using the depth formula h/R (missing the factor 2)", lambda p: p["h"] / p["R"]),
             ("halving instead of doubling, h/2R", lambda p: p["h"] / (2 * p["R"])),
-            ("using the power 3 of a volume, 3h/R", lambda p: 3 * p["h"] / p["R"]),
+            ("taking g ∝ 1/r³, Δg/g = 3h/R", lambda p: 3 * p["h"] / p["R"]),
             unit_slip("forgetting to multiply by 100", lambda p: 2 * p["h"] / p["R"] / 100),
         ),
         stem="Taking the radius of the Earth as {R}, the percentage decrease in the acceleration "
@@ -508,7 +508,8 @@ SOLIDS_LIQUIDS: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-youngs-modulus",
         ONE_STEP,
-        "one relation: Y = (F/A)/(ΔL/L) solved for ΔL, with F = mg and A = πd²/4",
+        "one relation: ΔL = FL/(AY) from the definition of Young's modulus, with F = mg and "
+        "A = πd²/4",
         givens=(
             Q("L", "L", r"\mathrm{m}", choices=span(1, 4, 0.5)),
             Q("d", "d", r"\mathrm{mm}", si=1e-3, choices=(0.5, 0.6, 0.8, 1.0, 1.2, 1.5, 2.0)),

@@ -5,7 +5,16 @@ from __future__ import annotations
 import math
 
 from core.records import Subject
-from pipeline.generate.numerical import ONE_STEP, NumericalTemplate, Quantity, span
+from pipeline.generate.numerical import (
+    ANSWER_SIG_FIGS,
+    ONE_STEP,
+    TWO_STEPS,
+    NumericalTemplate,
+    Quantity,
+    span,
+    unit_slip,
+)
+from pipeline.quantities.numbers import round_sig
 
 PHY = Subject.PHYSICS
 Q = Quantity
@@ -36,6 +45,12 @@ def _cos(deg: float) -> float:
     return 0.0 if abs(c) < 1e-12 else c
 
 
+def _leading(x: float) -> tuple[float, int]:
+    """x as (leading digits, power of ten): 1.5e16 as (1.5, 16)."""
+    k = math.floor(math.log10(x))
+    return round(x / 10.0**k, 9), k
+
+
 def _fraction(x: float) -> float:
     """x when it can pass for an efficiency; NaN (the option is dropped) when it exceeds 1."""
     return x if x < 1 else math.nan
@@ -48,7 +63,7 @@ MEASUREMENT: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-errors-in-measurement",
         ONE_STEP,
-        "three relative errors added, one of them weighted by its power 2",
+        "one relation: the relative errors of m, r and L add, each weighted by its power (2 for r)",
         givens=(
             Q("pm", r"\Delta m/m", PCT, choices=span(0.5, 3, 0.5)),
             Q("pr", r"\Delta r/r", PCT, choices=span(0.5, 2.5, 0.5)),
@@ -60,10 +75,11 @@ MEASUREMENT: tuple[NumericalTemplate, ...] = (
         mistakes=(
             ("ignoring the square on r", lambda p: p["pm"] + p["pr"] + p["pl"]),
             (
-                "subtracting the errors of the quantities in the denominator",
-                lambda p: abs(p["pm"] - 2 * p["pr"] - p["pl"]),
+                "weighting r by 3, as for the volume of a sphere",
+                lambda p: p["pm"] + 3 * p["pr"] + p["pl"],
             ),
             ("leaving out the error in L", lambda p: p["pm"] + 2 * p["pr"]),
+            ("leaving out the error in m", lambda p: 2 * p["pr"] + p["pl"]),
         ),
         stem="The density of a solid cylinder is found by dividing its mass $m$ by its volume "
         "$\\pi r^2 L$. The mass, radius and length are measured with percentage errors {pm}, "
@@ -78,7 +94,7 @@ MEASUREMENT: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-least-count-and-accuracy",
         ONE_STEP,
-        "one formula, direct substitution: percentage error = least count / reading × 100",
+        "one relation: percentage error = least count / reading × 100",
         givens=(
             Q("lc", r"\mathrm{LC}", r"\mathrm{mm}", si=1e-3, choices=(0.1, 0.5, 1.0)),
             Q("L", "L", r"\mathrm{cm}", si=0.01, choices=span(5, 50, 0.5)),
@@ -87,9 +103,13 @@ MEASUREMENT: tuple[NumericalTemplate, ...] = (
         relation="Eq(pe, lc/L)",
         compute=lambda p: p["lc"] / p["L"],
         mistakes=(
-            ("dividing millimetres by centimetres", lambda p: 10 * p["lc"] / p["L"]),
-            ("forgetting to multiply by 100", lambda p: p["lc"] / p["L"] / 100),
-            ("inverting the ratio, L/ΔL", lambda p: p["L"] / p["lc"]),
+            ("taking the error as half the least count", lambda p: p["lc"] / (2 * p["L"])),
+            (
+                "doubling the least count, as for two readings",
+                lambda p: 2 * p["lc"] / p["L"],
+            ),
+            unit_slip("dividing millimetres by centimetres", lambda p: 10 * p["lc"] / p["L"]),
+            unit_slip("forgetting to multiply by 100", lambda p: p["lc"] / p["L"] / 100),
         ),
         stem="A length is measured with an instrument of least count {lc}, and the reading is "
         "{L}. The maximum percentage error in this measurement is",
@@ -102,7 +122,7 @@ MEASUREMENT: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-errors-in-measurement",
         ONE_STEP,
-        "one formula, direct substitution: the relative error of r³ is three times that of r",
+        "one relation: the relative error of r³ is three times that of r",
         givens=(Q("pr", r"\Delta r/r", PCT, choices=span(0.1, 6, 0.1)),),
         unknown=Q("pv", r"\Delta V/V", PCT),
         relation="Eq(pv, 3*pr)",
@@ -111,6 +131,7 @@ MEASUREMENT: tuple[NumericalTemplate, ...] = (
             ("taking the error in V equal to the error in r", lambda p: p["pr"]),
             ("using the power 2, as for an area", lambda p: 2 * p["pr"]),
             ("also multiplying by the constant 4/3", lambda p: 4 * p["pr"]),
+            ("dividing by the power instead of multiplying", lambda p: p["pr"] / 3),
         ),
         stem="The radius of a sphere is measured with a percentage error {pr}. The percentage "
         "error in the volume of the sphere calculated from this measurement is",
@@ -127,7 +148,7 @@ LAWS_OF_MOTION: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-static-and-kinetic-friction",
         ONE_STEP,
-        "resolving gravity along and normal to the incline, then subtracting kinetic friction",
+        "one relation: Newton's second law along the incline, a = g(sin θ − μ_k cos θ)",
         givens=(
             Q("theta", r"\theta", DEG, choices=ANGLES),
             Q("mu", r"\mu_k", choices=span(0.1, 0.5, 0.02)),
@@ -146,6 +167,10 @@ LAWS_OF_MOTION: tuple[NumericalTemplate, ...] = (
                 "adding friction, a = g(sin θ + μ cos θ)",
                 lambda p: p["g"] * (_sin(p["theta"]) + p["mu"] * _cos(p["theta"])),
             ),
+            (
+                "swapping sin and cos, a = g(cos θ − μ sin θ)",
+                lambda p: p["g"] * (_cos(p["theta"]) - p["mu"] * _sin(p["theta"])),
+            ),
         ),
         stem="A block slides down a rough plane inclined at {theta} to the horizontal. The "
         "coefficient of kinetic friction between the block and the plane is {mu}. Taking {g}, "
@@ -160,7 +185,7 @@ LAWS_OF_MOTION: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-impulse",
         ONE_STEP,
-        "one formula, direct substitution: impulse = change of momentum, m(u + v) on reversal",
+        "one relation: impulse = change of momentum, m(u + v) since the velocity reverses",
         givens=(
             Q("m", "m", r"\mathrm{g}", si=1e-3, choices=span(50, 500, 10)),
             Q("v1", "u", MS, choices=span(10, 30, 1)),
@@ -174,34 +199,42 @@ LAWS_OF_MOTION: tuple[NumericalTemplate, ...] = (
                 "ignoring the reversal of direction, m(u − v)",
                 lambda p: p["m"] * (p["v1"] - p["v2"]),
             ),
-            ("leaving the mass in grams", lambda p: 1000 * p["m"] * (p["v1"] + p["v2"])),
             ("counting only the incoming momentum, mu", lambda p: p["m"] * p["v1"]),
+            ("counting only the rebound momentum, mv", lambda p: p["m"] * p["v2"]),
+            unit_slip("leaving the mass in grams", lambda p: 1000 * p["m"] * (p["v1"] + p["v2"])),
         ),
         stem="A ball of mass {m} moving horizontally with a speed {v1} hits a vertical wall "
         "normally and rebounds along the same line with a speed {v2}. The magnitude of the "
         "impulse exerted by the wall on the ball is",
         method="The velocity reverses, so the change of momentum is $m(v - (-u)) = m(u + v) = "
         "({m}\\times 10^{{-3}})({v1} + {v2})$ N s, and the impulse equals it: {answer}.",
-        accept=lambda p: p["v2"] < p["v1"],
+        accept=lambda p: p["v2"] <= 0.8 * p["v1"],
     ),
     NumericalTemplate(
         "phy-centripetal-force-car",
         PHY,
         "phy-centripetal-force",
         ONE_STEP,
-        "one formula, direct substitution: F = mv²/r",
+        "one relation: F = mv²/r",
         givens=(
             Q("m", "m", r"\mathrm{kg}", choices=span(500, 1500, 100)),
-            Q("v", "v", MS, choices=span(5, 25, 1)),
+            Q("v", "v", MS, choices=span(5, 10, 0.5)),
             Q("r", "r", r"\mathrm{m}", choices=span(20, 200, 10)),
         ),
         unknown=Q("F", "F", r"\mathrm{N}"),
         relation="Eq(F*r, m*v**2)",
         compute=lambda p: p["m"] * p["v"] ** 2 / p["r"],
         mistakes=(
-            ("not squaring the speed, mv/r", lambda p: p["m"] * p["v"] / p["r"]),
             ("using the kinetic energy, ½mv²/r", lambda p: 0.5 * p["m"] * p["v"] ** 2 / p["r"]),
-            ("dividing by r², mv²/r²", lambda p: p["m"] * p["v"] ** 2 / p["r"] ** 2),
+            (
+                "taking the change of momentum 2mv over half a turn, 2mv²/πr",
+                lambda p: 2 * p["m"] * p["v"] ** 2 / (math.pi * p["r"]),
+            ),
+            ("not squaring the speed, mv/r", lambda p: p["m"] * p["v"] / p["r"]),
+            (
+                "dividing by the circumference 2πr instead of r",
+                lambda p: p["m"] * p["v"] ** 2 / (2 * math.pi * p["r"]),
+            ),
         ),
         stem="A car of mass {m} moves with a constant speed {v} around a level circular curve of "
         "radius {r}. The magnitude of the centripetal force acting on the car is",
@@ -215,13 +248,13 @@ WORK_ENERGY_POWER: tuple[NumericalTemplate, ...] = (
         "phy-power-force-at-angle",
         PHY,
         "phy-power",
-        ONE_STEP,
-        "two steps: work from the force component along the motion, then divide by time",
+        TWO_STEPS,
+        "two steps: the work W = Fd cos θ done by the force along the motion, then the power W/t",
         givens=(
             Q("F", "F", r"\mathrm{N}", choices=span(20, 200, 10)),
             Q("theta", r"\theta", DEG, choices=ANGLES),
             Q("d", "d", r"\mathrm{m}", choices=span(2, 20, 1)),
-            Q("t", "t", r"\mathrm{s}", choices=span(2, 20, 1)),
+            Q("t", "t", r"\mathrm{s}", choices=span(2, 9, 1)),
         ),
         unknown=Q("P", "P", r"\mathrm{W}"),
         relation="Eq(P*t, F*d*cos(theta*pi/180))",
@@ -232,6 +265,10 @@ WORK_ENERGY_POWER: tuple[NumericalTemplate, ...] = (
             (
                 "reporting the work instead of the power",
                 lambda p: p["F"] * p["d"] * _cos(p["theta"]),
+            ),
+            (
+                "dividing by cos θ instead of multiplying",
+                lambda p: p["F"] * p["d"] / (_cos(p["theta"]) * p["t"]),
             ),
         ),
         stem="A box is pulled along a level floor by a rope that exerts a force {F} at an angle "
@@ -245,10 +282,10 @@ WORK_ENERGY_POWER: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-potential-energy-of-spring",
         ONE_STEP,
-        "one step: U = ½kx² after a centimetre-to-metre conversion",
+        "one relation: U = ½kx², with x in metres",
         givens=(
             Q("k", "k", r"\mathrm{N\,m^{-1}}", choices=span(100, 1000, 50)),
-            Q("x", "x", r"\mathrm{cm}", si=0.01, choices=span(2, 20, 1)),
+            Q("x", "x", r"\mathrm{cm}", si=0.01, choices=span(10, 20, 1)),
         ),
         unknown=Q("U", "U", r"\mathrm{J}"),
         relation="Eq(U, k*x**2/2)",
@@ -256,7 +293,8 @@ WORK_ENERGY_POWER: tuple[NumericalTemplate, ...] = (
         mistakes=(
             ("dropping the ½, U = kx²", lambda p: p["k"] * p["x"] ** 2),
             ("not squaring x, U = ½kx", lambda p: 0.5 * p["k"] * p["x"]),
-            ("leaving x in centimetres", lambda p: 0.5 * p["k"] * (100 * p["x"]) ** 2),
+            ("squaring the ½ along with x, U = k(x/2)²", lambda p: 0.25 * p["k"] * p["x"] ** 2),
+            unit_slip("leaving x in centimetres", lambda p: 0.5 * p["k"] * (100 * p["x"]) ** 2),
         ),
         stem="A spring of force constant {k} is stretched by {x} from its natural length. "
         "The elastic potential energy stored in it is",
@@ -272,11 +310,12 @@ ROTATION: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-torque",
         ONE_STEP,
-        "one step: τ = rF sin θ",
+        "one relation: τ = rF sin θ",
         givens=(
             Q("F", "F", r"\mathrm{N}", choices=span(10, 100, 5)),
             Q("r", "r", r"\mathrm{m}", choices=span(0.1, 0.5, 0.05)),
-            Q("theta", r"\theta", DEG, choices=(*ANGLES, 90.0)),
+            # Not 45° (sin = cos) nor 90° (the angle drops out): the angle slips give no options.
+            Q("theta", r"\theta", DEG, choices=(30.0, 37.0, 53.0, 60.0)),
         ),
         unknown=Q("tau", r"\tau", r"\mathrm{N\,m}"),
         relation="Eq(tau, r*F*sin(theta*pi/180))",
@@ -285,9 +324,10 @@ ROTATION: tuple[NumericalTemplate, ...] = (
             ("using cos θ instead of sin θ", lambda p: p["r"] * p["F"] * _cos(p["theta"])),
             ("ignoring the angle, τ = rF", lambda p: p["r"] * p["F"]),
             (
-                "dividing instead of multiplying, τ = F/r",
-                lambda p: p["F"] / p["r"] * _sin(p["theta"]),
+                "dividing by sin θ instead of multiplying",
+                lambda p: p["r"] * p["F"] / _sin(p["theta"]),
             ),
+            ("resolving the wrong way, τ = rF/cos θ", lambda p: p["r"] * p["F"] / _cos(p["theta"])),
         ),
         stem="A force {F} is applied at the end of a spanner, at a distance {r} from the axis of "
         "the bolt, and the force makes an angle {theta} with the spanner. The magnitude of the "
@@ -299,7 +339,7 @@ ROTATION: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-angular-momentum",
         ONE_STEP,
-        "conservation of angular momentum with a combined moment of inertia",
+        "one relation: angular momentum is conserved, I₁ω₁ = (I₁ + I₂)ω",
         givens=(
             Q("I1", "I_1", r"\mathrm{kg\,m^2}", choices=span(0.5, 5, 0.5)),
             Q("w1", r"\omega_1", RPM, si=RPM_SI, choices=span(60, 600, 30)),
@@ -318,13 +358,17 @@ ROTATION: tuple[NumericalTemplate, ...] = (
                 lambda p: p["w1"] * math.sqrt(p["I1"] / (p["I1"] + p["I2"])),
             ),
             ("simply halving the angular speed", lambda p: p["w1"] / 2),
+            (
+                "swapping the moments of inertia, I₂ω₁/(I₁ + I₂)",
+                lambda p: p["I2"] * p["w1"] / (p["I1"] + p["I2"]),
+            ),
         ),
         stem="A disc of moment of inertia {I1} rotates freely about its axis at {w1}. A second "
         "disc of moment of inertia {I2}, initially at rest, is gently placed on it coaxially, "
         "and the two finally rotate together. Their common angular speed is",
         method="No external torque acts about the axis, so $I_1\\omega_1 = (I_1 + I_2)\\omega$: "
         "$\\omega = \\dfrac{{({I1})({w1})}}{{{I1} + {I2}}}$ $=$ {answer}.",
-        accept=lambda p: p["I1"] != p["I2"],
+        accept=lambda p: p["I1"] != p["I2"] and p["I1"] <= 8 * p["I2"],
     ),
 )
 
@@ -335,7 +379,7 @@ GRAVITATION: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-escape-velocity",
         ONE_STEP,
-        "square root of 2gR with a km-to-m conversion and an answer in km/s",
+        "one relation: v_e = √(2gR), with R in metres",
         givens=(
             Q("R", "R", r"\mathrm{km}", si=1000, choices=span(2000, 8000, 200)),
             Q("g", "g", MS2, choices=span(2, 15, 0.5)),
@@ -345,7 +389,12 @@ GRAVITATION: tuple[NumericalTemplate, ...] = (
         compute=lambda p: math.sqrt(2 * p["g"] * p["R"]),
         mistakes=(
             ("using the orbital speed √(gR)", lambda p: math.sqrt(p["g"] * p["R"])),
-            ("leaving R in kilometres", lambda p: math.sqrt(2 * p["g"] * p["R"] / 1000)),
+            ("taking the 2 outside the root, 2√(gR)", lambda p: 2 * math.sqrt(p["g"] * p["R"])),
+            (
+                "using the Earth's g = 9.8 m s⁻² in place of the planet's",
+                lambda p: math.sqrt(2 * 9.8 * p["R"]),
+            ),
+            unit_slip("leaving R in kilometres", lambda p: math.sqrt(2 * p["g"] * p["R"] / 1000)),
         ),
         stem="A planet of radius {R} has acceleration due to gravity {g} at its surface. "
         "Neglecting its rotation and atmosphere, the escape speed from its surface is",
@@ -357,9 +406,9 @@ GRAVITATION: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-orbital-velocity",
         ONE_STEP,
-        "GM = gR², orbit radius R + h cubed, then seconds to minutes",
+        "one relation: the orbital period T = 2π√((R + h)³/GM) with GM = gR²",
         givens=(
-            Q("h", "h", r"\mathrm{km}", si=1000, choices=span(200, 3600, 50)),
+            Q("h", "h", r"\mathrm{km}", si=1000, choices=span(400, 3600, 50)),
             Q("R", "R", r"\mathrm{km}", si=1000, choices=(6400.0,)),
             G_EARTH,
         ),
@@ -376,6 +425,10 @@ GRAVITATION: tuple[NumericalTemplate, ...] = (
                 lambda p: 2 * math.pi * (p["R"] + p["h"]) / math.sqrt(p["g"] * p["R"]),
             ),
             (
+                "dropping the 2π",
+                lambda p: math.sqrt((p["R"] + p["h"]) ** 3 / (p["g"] * p["R"] ** 2)),
+            ),
+            unit_slip(
                 "leaving the period in seconds",
                 lambda p: (
                     60 * 2 * math.pi * math.sqrt((p["R"] + p["h"]) ** 3 / (p["g"] * p["R"] ** 2))
@@ -394,19 +447,24 @@ GRAVITATION: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-acceleration-due-to-gravity",
         ONE_STEP,
-        "one formula, direct substitution: g = GM/R², so weight scales as (M ratio)/(R ratio)²",
+        "one relation: g = GM/R², so the weight scales as (mass ratio)/(radius ratio)²",
         givens=(
             Q("W", "W", r"\mathrm{N}", choices=span(100, 900, 50)),
             Q("km", r"M_p/M_E", choices=(0.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 9.0, 10.0)),
-            Q("kr", r"R_p/R_E", choices=(0.5, 1.5, 2.0, 3.0, 4.0)),
+            Q("kr", r"R_p/R_E", choices=(0.5, 1.5, 2.0, 3.0)),
         ),
         unknown=Q("Wp", "W_p", r"\mathrm{N}"),
         relation="Eq(Wp*kr**2, W*km)",
         compute=lambda p: p["W"] * p["km"] / p["kr"] ** 2,
         mistakes=(
             ("not squaring the radius ratio", lambda p: p["W"] * p["km"] / p["kr"]),
+            ("ignoring the change of radius", lambda p: p["W"] * p["km"]),
+            ("ignoring the change of mass", lambda p: p["W"] / p["kr"] ** 2),
+            (
+                "dividing by the cube of the radius ratio, as for density",
+                lambda p: p["W"] * p["km"] / p["kr"] ** 3,
+            ),
             ("inverting the ratio, W R²/M", lambda p: p["W"] * p["kr"] ** 2 / p["km"]),
-            ("multiplying by the radius ratio squared", lambda p: p["W"] * p["km"] * p["kr"] ** 2),
         ),
         stem="A body weighs {W} on the surface of the Earth. A planet of mass $M_p$ and radius "
         "$R_p$ has {km} and {kr}, where $M_E$ and $R_E$ are the mass and radius of the Earth. "
@@ -421,7 +479,7 @@ GRAVITATION: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-variation-of-g",
         ONE_STEP,
-        "one formula, direct substitution: Δg/g = 2h/R for h ≪ R",
+        "one relation: Δg/g = 2h/R for h ≪ R",
         givens=(
             Q("R", "R", r"\mathrm{km}", si=1000, choices=(6400.0,)),
             Q("h", "h", r"\mathrm{km}", si=1000, choices=span(2, 160, 2)),
@@ -431,8 +489,9 @@ GRAVITATION: tuple[NumericalTemplate, ...] = (
         compute=lambda p: 2 * p["h"] / p["R"],
         mistakes=(
             ("using the depth formula h/R (missing the factor 2)", lambda p: p["h"] / p["R"]),
-            ("reporting g_h/g, the fraction that remains", lambda p: 1 - 2 * p["h"] / p["R"]),
-            ("forgetting to multiply by 100", lambda p: 2 * p["h"] / p["R"] / 100),
+            ("halving instead of doubling, h/2R", lambda p: p["h"] / (2 * p["R"])),
+            ("taking g ∝ 1/r³, Δg/g = 3h/R", lambda p: 3 * p["h"] / p["R"]),
+            unit_slip("forgetting to multiply by 100", lambda p: 2 * p["h"] / p["R"] / 100),
         ),
         stem="Taking the radius of the Earth as {R}, the percentage decrease in the acceleration "
         "due to gravity at a height {h} above the Earth's surface ($h \\ll R$) is",
@@ -449,7 +508,8 @@ SOLIDS_LIQUIDS: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-youngs-modulus",
         ONE_STEP,
-        "area from a diameter in mm, load as weight, then ΔL = FL/(AY) in mm",
+        "one relation: ΔL = FL/(AY) from the definition of Young's modulus, with F = mg and "
+        "A = πd²/4",
         givens=(
             Q("L", "L", r"\mathrm{m}", choices=span(1, 4, 0.5)),
             Q("d", "d", r"\mathrm{mm}", si=1e-3, choices=(0.5, 0.6, 0.8, 1.0, 1.2, 1.5, 2.0)),
@@ -466,8 +526,16 @@ SOLIDS_LIQUIDS: tuple[NumericalTemplate, ...] = (
                 lambda p: p["m"] * p["g"] * p["L"] / (math.pi * p["d"] ** 2 * p["Y"]),
             ),
             (
+                "leaving π out of the area, A = d²/4",
+                lambda p: p["m"] * p["g"] * p["L"] / (p["d"] ** 2 / 4 * p["Y"]),
+            ),
+            (
                 "using the mass as the force (forgetting g)",
                 lambda p: p["m"] * p["L"] / (math.pi * p["d"] ** 2 / 4 * p["Y"]),
+            ),
+            unit_slip(
+                "leaving d in millimetres",
+                lambda p: p["m"] * p["g"] * p["L"] / (math.pi * (1000 * p["d"]) ** 2 / 4 * p["Y"]),
             ),
         ),
         stem="A wire of length {L} and diameter {d} hangs vertically from a rigid support and a "
@@ -483,7 +551,7 @@ SOLIDS_LIQUIDS: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-viscosity-and-stokes-law",
         ONE_STEP,
-        "balance of weight, buoyancy and Stokes drag, with mm and cm/s conversions",
+        "one relation: at terminal velocity weight = buoyancy + Stokes drag, v = 2r²(ρ − σ)g/9η",
         givens=(
             Q("r", "r", r"\mathrm{mm}", si=1e-3, choices=(0.5, 1.0, 1.5, 2.0, 2.5, 3.0)),
             Q("rho", r"\rho", r"\mathrm{kg\,m^{-3}}", choices=(2700.0, 7800.0, 8900.0, 11300.0)),
@@ -500,12 +568,16 @@ SOLIDS_LIQUIDS: tuple[NumericalTemplate, ...] = (
                 lambda p: 2 * p["r"] ** 2 * p["rho"] * p["g"] / (9 * p["eta"]),
             ),
             (
-                "inverting the factor 2/9",
-                lambda p: 9 * p["r"] ** 2 * (p["rho"] - p["sigma"]) * p["g"] / (2 * p["eta"]),
-            ),
-            (
                 "using the diameter in place of the radius",
                 lambda p: 8 * p["r"] ** 2 * (p["rho"] - p["sigma"]) * p["g"] / (9 * p["eta"]),
+            ),
+            (
+                "adding the buoyancy instead of subtracting it, (ρ + σ)",
+                lambda p: 2 * p["r"] ** 2 * (p["rho"] + p["sigma"]) * p["g"] / (9 * p["eta"]),
+            ),
+            unit_slip(
+                "giving the speed in m s⁻¹ as cm s⁻¹",
+                lambda p: 0.02 * p["r"] ** 2 * (p["rho"] - p["sigma"]) * p["g"] / (9 * p["eta"]),
             ),
         ),
         stem="A small metal sphere of radius {r} and density {rho} falls through glycerine of "
@@ -520,7 +592,7 @@ SOLIDS_LIQUIDS: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-capillary-rise",
         ONE_STEP,
-        "one step: ΔP = 2T/r after a millimetre-to-metre conversion",
+        "one relation: ΔP = 2T/r for a drop, with r in metres",
         givens=(
             Q("tens", "T", r"\mathrm{N\,m^{-1}}", choices=span(0.03, 0.075, 0.005)),
             Q("r", "r", r"\mathrm{mm}", si=1e-3, choices=span(0.5, 5, 0.5)),
@@ -530,8 +602,8 @@ SOLIDS_LIQUIDS: tuple[NumericalTemplate, ...] = (
         compute=lambda p: 2 * p["tens"] / p["r"],
         mistakes=(
             ("using the soap-bubble formula 4T/r", lambda p: 4 * p["tens"] / p["r"]),
-            ("dropping the 2, ΔP = T/r", lambda p: p["tens"] / p["r"]),
-            ("leaving r in millimetres", lambda p: 2 * p["tens"] / (1000 * p["r"])),
+            ("using the cylindrical-jet formula T/r", lambda p: p["tens"] / p["r"]),
+            unit_slip("leaving r in millimetres", lambda p: 2 * p["tens"] / (1000 * p["r"])),
         ),
         stem="A liquid has surface tension {tens}. The excess pressure inside a spherical drop "
         "of this liquid of radius {r} is",
@@ -546,8 +618,8 @@ THERMODYNAMICS: tuple[NumericalTemplate, ...] = (
         "phy-first-law-isobaric-expansion",
         PHY,
         "phy-first-law-of-thermodynamics",
-        ONE_STEP,
-        "work PΔV from kPa and litres, then the first law with the right sign",
+        TWO_STEPS,
+        "two steps: the work done by the gas W = PΔV, then the first law ΔU = Q − W",
         givens=(
             Q("heat", "Q", r"\mathrm{J}", choices=span(300, 2000, 50)),
             Q("P", "P", r"\mathrm{kPa}", si=1000, choices=span(100, 300, 20)),
@@ -560,6 +632,7 @@ THERMODYNAMICS: tuple[NumericalTemplate, ...] = (
         mistakes=(
             ("adding the work, ΔU = Q + PΔV", lambda p: p["heat"] + p["P"] * (p["V2"] - p["V1"])),
             ("ignoring the work done by the gas", lambda p: p["heat"]),
+            ("reporting the work PΔV instead of ΔU", lambda p: p["P"] * (p["V2"] - p["V1"])),
             ("taking the work as PV₂", lambda p: p["heat"] - p["P"] * p["V2"]),
         ),
         stem="A gas absorbs heat {heat} and expands at a constant pressure {P} from a volume "
@@ -568,7 +641,7 @@ THERMODYNAMICS: tuple[NumericalTemplate, ...] = (
         "10^{{-3}}$ J. By the first law $Q = \\Delta U + W$, so $\\Delta U = {heat} - W =$ "
         "{answer}.",
         accept=lambda p: (
-            p["V2"] > p["V1"] and p["heat"] - p["P"] * (p["V2"] - p["V1"]) > 0.15 * p["heat"]
+            p["V2"] > p["V1"] and 0.1 * p["heat"] <= p["P"] * (p["V2"] - p["V1"]) < 0.8 * p["heat"]
         ),
     ),
     NumericalTemplate(
@@ -576,12 +649,12 @@ THERMODYNAMICS: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-second-law-of-thermodynamics",
         ONE_STEP,
-        "Celsius-to-kelvin conversion of both reservoirs before the ratio",
+        "one relation: η = 1 − T₂/T₁, with both temperatures in kelvin",
         givens=(
             Q("T1", "T_1", CELSIUS, choices=span(127, 927, 100)),
             Q("T2", "T_2", CELSIUS, choices=(7.0, 17.0, 27.0, 37.0, 47.0, 57.0, 77.0, 127.0)),
         ),
-        unknown=Q("eta", r"\eta", PCT, si=0.01),
+        unknown=Q("eta", r"\eta", PCT, si=0.01, bounds=(0, 100)),
         relation="Eq(eta, 1 - (T2 + 273)/(T1 + 273))",
         compute=lambda p: 1 - (p["T2"] + 273) / (p["T1"] + 273),
         mistakes=(
@@ -591,8 +664,16 @@ THERMODYNAMICS: tuple[NumericalTemplate, ...] = (
                 lambda p: (p["T2"] + 273) / (p["T1"] + 273),
             ),
             (
+                "converting only the source temperature to kelvin",
+                lambda p: 1 - p["T2"] / (p["T1"] + 273),
+            ),
+            (
                 "dividing the temperature difference by the sink temperature",
                 lambda p: _fraction((p["T1"] - p["T2"]) / (p["T2"] + 273)),
+            ),
+            (
+                "converting only the sink temperature to kelvin",
+                lambda p: _fraction(1 - (p["T2"] + 273) / p["T1"]),
             ),
         ),
         stem="A Carnot engine works between a source at {T1} and a sink at {T2}. Taking 0 °C as "
@@ -606,7 +687,7 @@ THERMODYNAMICS: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-isobaric-and-isochoric-processes",
         ONE_STEP,
-        "one formula, direct substitution: W = PΔV",
+        "one relation: W = PΔV",
         givens=(
             Q("P", "P", r"\mathrm{kPa}", si=1000, choices=span(100, 500, 20)),
             Q("V1", "V_1", r"\mathrm{L}", si=1e-3, choices=span(1, 5, 0.5)),
@@ -617,26 +698,27 @@ THERMODYNAMICS: tuple[NumericalTemplate, ...] = (
         compute=lambda p: p["P"] * (p["V2"] - p["V1"]),
         mistakes=(
             ("taking W = PV₂, the final volume alone", lambda p: p["P"] * p["V2"]),
-            ("dropping the kilo of kPa", lambda p: p["P"] * (p["V2"] - p["V1"]) / 1000),
             ("adding the volumes, P(V₁ + V₂)", lambda p: p["P"] * (p["V2"] + p["V1"])),
+            ("taking W = PV₁, the initial volume alone", lambda p: p["P"] * p["V1"]),
+            unit_slip("dropping the kilo of kPa", lambda p: p["P"] * (p["V2"] - p["V1"]) / 1000),
         ),
         stem="A gas expands at a constant pressure {P} from a volume {V1} to a volume {V2}. "
         "The work done by the gas is",
         method="At constant pressure $W = P(V_2 - V_1) = ({P}\\times 10^3\\ \\mathrm{{Pa}})"
         "({V2} - {V1})\\times 10^{{-3}}\\ \\mathrm{{m^3}}$ $=$ {answer}.",
-        accept=lambda p: p["V2"] > p["V1"],
+        accept=lambda p: p["V2"] >= 1.25 * p["V1"],
     ),
     NumericalTemplate(
         "phy-heat-engine-efficiency",
         PHY,
         "phy-second-law-of-thermodynamics",
         ONE_STEP,
-        "one formula, direct substitution: η = 1 − Q₂/Q₁",
+        "one relation: η = W/Q₁ = 1 − Q₂/Q₁",
         givens=(
             Q("heat1", "Q_1", r"\mathrm{J}", choices=span(500, 5000, 100)),
             Q("heat2", "Q_2", r"\mathrm{J}", choices=span(200, 4000, 100)),
         ),
-        unknown=Q("eta", r"\eta", PCT, si=0.01),
+        unknown=Q("eta", r"\eta", PCT, si=0.01, bounds=(0, 100)),
         relation="Eq(eta, 1 - heat2/heat1)",
         compute=lambda p: 1 - p["heat2"] / p["heat1"],
         mistakes=(
@@ -645,7 +727,13 @@ THERMODYNAMICS: tuple[NumericalTemplate, ...] = (
                 "dividing the work by the heat rejected",
                 lambda p: _fraction((p["heat1"] - p["heat2"]) / p["heat2"]),
             ),
-            ("forgetting to multiply by 100", lambda p: (1 - p["heat2"] / p["heat1"]) / 100),
+            (
+                "dividing the work by the total heat exchanged, Q₁ + Q₂",
+                lambda p: (p["heat1"] - p["heat2"]) / (p["heat1"] + p["heat2"]),
+            ),
+            unit_slip(
+                "forgetting to multiply by 100", lambda p: (1 - p["heat2"] / p["heat1"]) / 100
+            ),
         ),
         stem="In each cycle, a heat engine absorbs heat {heat1} from its source and rejects heat "
         "{heat2} to its sink. The efficiency of the engine is",
@@ -662,7 +750,7 @@ KINETIC_THEORY: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-rms-speed",
         ONE_STEP,
-        "square root of 3RT/M with the molar mass converted from g to kg",
+        "one relation: v_rms = √(3RT/M), with M in kg mol⁻¹",
         givens=(
             Q(
                 "Mm",
@@ -679,16 +767,17 @@ KINETIC_THEORY: tuple[NumericalTemplate, ...] = (
         compute=lambda p: math.sqrt(3 * p["R"] * p["T"] / p["Mm"]),
         mistakes=(
             (
-                "leaving the molar mass in grams",
-                lambda p: math.sqrt(3 * p["R"] * p["T"] / (1000 * p["Mm"])),
-            ),
-            (
-                "the most probable speed √(2RT/M)",
+                "using the most probable speed √(2RT/M)",
                 lambda p: math.sqrt(2 * p["R"] * p["T"] / p["Mm"]),
             ),
             (
-                "the mean speed √(8RT/πM)",
+                "using the mean speed √(8RT/πM)",
                 lambda p: math.sqrt(8 * p["R"] * p["T"] / (math.pi * p["Mm"])),
+            ),
+            ("dropping the 3, √(RT/M)", lambda p: math.sqrt(p["R"] * p["T"] / p["Mm"])),
+            unit_slip(
+                "leaving the molar mass in grams",
+                lambda p: math.sqrt(3 * p["R"] * p["T"] / (1000 * p["Mm"])),
             ),
         ),
         stem="A gas has molar mass {Mm}. Taking {R}, the rms speed of its molecules at a "
@@ -702,7 +791,7 @@ KINETIC_THEORY: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-rms-speed",
         ONE_STEP,
-        "one formula, direct substitution: v_rms ∝ √T",
+        "one relation: v_rms ∝ √T, applied as a ratio",
         givens=(
             Q("v1", "v_1", MS, choices=span(200, 1000, 50)),
             Q("T1", "T_1", r"\mathrm{K}", choices=(200.0, 250.0, 300.0, 400.0, 500.0, 600.0)),
@@ -720,19 +809,23 @@ KINETIC_THEORY: tuple[NumericalTemplate, ...] = (
             ("no square root, v ∝ T", lambda p: p["v1"] * p["T2"] / p["T1"]),
             ("inverting the ratio, √(T₁/T₂)", lambda p: p["v1"] * math.sqrt(p["T1"] / p["T2"])),
             ("squaring the ratio, v ∝ T²", lambda p: p["v1"] * (p["T2"] / p["T1"]) ** 2),
+            (
+                "inverting the ratio with no square root, v ∝ 1/T",
+                lambda p: p["v1"] * p["T1"] / p["T2"],
+            ),
         ),
         stem="The rms speed of the molecules of a gas is {v1} at a temperature {T1}. The rms "
         "speed of the molecules of the same gas at a temperature {T2} is",
         method="$v_{{rms}} = \\sqrt{{3RT/M}} \\propto \\sqrt{{T}}$, so $v_2 = v_1\\sqrt{{T_2/T_1}} "
         "= {v1}\\sqrt{{{T2}/{T1}}}$ $=$ {answer}.",
-        accept=lambda p: p["T1"] != p["T2"],
+        accept=lambda p: p["T1"] != p["T2"] and 0.25 <= p["T2"] / p["T1"] <= 4,
     ),
     NumericalTemplate(
         "phy-mean-kinetic-energy-molecule",
         PHY,
         "phy-kinetic-interpretation-of-temperature",
         ONE_STEP,
-        "one formula, direct substitution: average kinetic energy = (3/2)k_BT",
+        "one relation: average translational kinetic energy = (3/2)k_BT",
         givens=(
             Q("T", "T", r"\mathrm{K}", choices=span(100, 1200, 25)),
             Q("kB", "k_B", r"\mathrm{J\,K^{-1}}", choices=(1.38e-23,)),
@@ -744,6 +837,10 @@ KINETIC_THEORY: tuple[NumericalTemplate, ...] = (
             ("dropping the 3/2, K = k_BT", lambda p: p["kB"] * p["T"]),
             ("using ½k_BT, the share of one degree of freedom", lambda p: 0.5 * p["kB"] * p["T"]),
             ("using 3k_BT", lambda p: 3 * p["kB"] * p["T"]),
+            (
+                "counting rotation as for a diatomic molecule, (5/2)k_BT",
+                lambda p: 2.5 * p["kB"] * p["T"],
+            ),
         ),
         stem="An ideal gas is kept at a temperature {T}. Taking Boltzmann's constant {kB}, the "
         "average translational kinetic energy of one of its molecules is",
@@ -759,7 +856,7 @@ OSCILLATIONS_WAVES: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-spring-oscillations",
         ONE_STEP,
-        "one step: T = 2π√(m/k)",
+        "one relation: T = 2π√(m/k)",
         givens=(
             Q("m", "m", r"\mathrm{kg}", choices=span(0.2, 4, 0.2)),
             Q("k", "k", r"\mathrm{N\,m^{-1}}", choices=span(20, 400, 20)),
@@ -768,23 +865,30 @@ OSCILLATIONS_WAVES: tuple[NumericalTemplate, ...] = (
         relation="Eq(T**2*k, 4*pi**2*m)",
         compute=lambda p: 2 * math.pi * math.sqrt(p["m"] / p["k"]),
         mistakes=(
-            ("inverting the ratio, 2π√(k/m)", lambda p: 2 * math.pi * math.sqrt(p["k"] / p["m"])),
             ("dropping the 2π", lambda p: math.sqrt(p["m"] / p["k"])),
+            (
+                "giving the time from one extreme to the other, half a period",
+                lambda p: math.pi * math.sqrt(p["m"] / p["k"]),
+            ),
             (
                 "reporting the frequency instead of the period",
                 lambda p: 1 / (2 * math.pi * math.sqrt(p["m"] / p["k"])),
             ),
+            ("forgetting the square root, 2πm/k", lambda p: 2 * math.pi * p["m"] / p["k"]),
+            ("reporting the angular frequency √(k/m)", lambda p: math.sqrt(p["k"] / p["m"])),
+            ("inverting the ratio, 2π√(k/m)", lambda p: 2 * math.pi * math.sqrt(p["k"] / p["m"])),
         ),
         stem="A block of mass {m} attached to a light spring of force constant {k} oscillates "
         "on a smooth horizontal surface. The time period of its oscillations is",
         method="$T = 2\\pi\\sqrt{{m/k}} = 2\\pi\\sqrt{{{m}/{k}}}$, so $T =$ {answer}.",
+        accept=lambda p: 0.7 <= 2 * math.pi * math.sqrt(p["m"] / p["k"]) <= 2.5,
     ),
     NumericalTemplate(
         "phy-string-fundamental-frequency",
         PHY,
         "phy-standing-waves",
         ONE_STEP,
-        "wave speed from tension and mass density, then the fundamental mode, two unit conversions",
+        "one relation: the fundamental frequency of a string f₁ = (1/2L)√(T/μ)",
         givens=(
             Q("L", "L", r"\mathrm{cm}", si=0.01, choices=span(30, 150, 10)),
             Q("mu", r"\mu", r"\mathrm{g\,m^{-1}}", si=1e-3, choices=span(1, 10, 0.5)),
@@ -794,14 +898,21 @@ OSCILLATIONS_WAVES: tuple[NumericalTemplate, ...] = (
         relation="Eq(2*L*f, sqrt(tens/mu))",
         compute=lambda p: math.sqrt(p["tens"] / p["mu"]) / (2 * p["L"]),
         mistakes=(
-            ("dropping the 2, f = v/L", lambda p: math.sqrt(p["tens"] / p["mu"]) / p["L"]),
             (
-                "leaving μ in g m⁻¹",
-                lambda p: math.sqrt(p["tens"] / (1000 * p["mu"])) / (2 * p["L"]),
+                "taking L as one wavelength, f = v/L",
+                lambda p: math.sqrt(p["tens"] / p["mu"]) / p["L"],
             ),
             (
                 "using the closed-pipe relation f = v/4L",
                 lambda p: math.sqrt(p["tens"] / p["mu"]) / (4 * p["L"]),
+            ),
+            (
+                "inverting L = λ/2 to λ = L/2, f = 2v/L",
+                lambda p: 2 * math.sqrt(p["tens"] / p["mu"]) / p["L"],
+            ),
+            unit_slip(
+                "leaving μ in g m⁻¹",
+                lambda p: math.sqrt(p["tens"] / (1000 * p["mu"])) / (2 * p["L"]),
             ),
         ),
         stem="A string of length {L}, fixed at both ends, has a linear mass density {mu} and is "
@@ -815,7 +926,7 @@ OSCILLATIONS_WAVES: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-beats",
         ONE_STEP,
-        "one step: beat frequency f₁ − f₂ times the time",
+        "one relation: beats heard = beat frequency (f₁ − f₂) × time",
         givens=(
             Q("f1", "f_1", r"\mathrm{Hz}", choices=span(380, 420, 1)),
             Q("f2", "f_2", r"\mathrm{Hz}", choices=span(370, 415, 1)),
@@ -826,8 +937,12 @@ OSCILLATIONS_WAVES: tuple[NumericalTemplate, ...] = (
         compute=lambda p: (p["f1"] - p["f2"]) * p["t"],
         mistakes=(
             ("giving the beat frequency, ignoring t", lambda p: p["f1"] - p["f2"]),
-            ("dividing by t instead of multiplying", lambda p: (p["f1"] - p["f2"]) / p["t"]),
             ("counting two beats per cycle", lambda p: 2 * (p["f1"] - p["f2"]) * p["t"]),
+            (
+                "taking the envelope frequency (f₁ − f₂)/2 as the beat frequency",
+                lambda p: (p["f1"] - p["f2"]) * p["t"] / 2,
+            ),
+            ("dividing by t instead of multiplying", lambda p: (p["f1"] - p["f2"]) / p["t"]),
         ),
         stem="Two tuning forks of frequencies {f1} and {f2} are sounded together. The number of "
         "beats heard in a time {t} is",
@@ -844,7 +959,7 @@ ELECTROSTATICS: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-energy-stored-in-capacitor",
         ONE_STEP,
-        "one step: U = ½CV² with a microfarad prefix",
+        "one relation: U = ½CV²",
         givens=(
             Q("C", "C", r"\mu\mathrm{F}", si=1e-6, choices=span(1, 20, 1)),
             Q("V", "V", r"\mathrm{V}", choices=span(10, 200, 10)),
@@ -853,9 +968,13 @@ ELECTROSTATICS: tuple[NumericalTemplate, ...] = (
         relation="Eq(U, C*V**2/2)",
         compute=lambda p: 0.5 * p["C"] * p["V"] ** 2,
         mistakes=(
-            ("dropping the ½, U = CV²", lambda p: p["C"] * p["V"] ** 2),
+            ("giving the work done by the battery, QV = CV²", lambda p: p["C"] * p["V"] ** 2),
+            unit_slip("reading μF as mF", lambda p: 500 * p["C"] * p["V"] ** 2),
+            unit_slip(
+                "giving the energy in joules as millijoules",
+                lambda p: 0.5e-3 * p["C"] * p["V"] ** 2,
+            ),
             ("not squaring V, U = ½CV", lambda p: 0.5 * p["C"] * p["V"]),
-            ("reading μF as mF", lambda p: 500 * p["C"] * p["V"] ** 2),
         ),
         stem="A capacitor of capacitance {C} is charged to a potential difference {V}. The "
         "energy stored in it is",
@@ -870,8 +989,8 @@ CURRENT_ELECTRICITY: tuple[NumericalTemplate, ...] = (
         "phy-power-in-load-with-internal-resistance",
         PHY,
         "phy-emf-and-internal-resistance",
-        ONE_STEP,
-        "two steps: current from the emf and the total resistance, then I²R in the load",
+        TWO_STEPS,
+        "two steps: the current I = ε/(R + r), then the power I²R in the load",
         givens=(
             Q("emf", r"\varepsilon", r"\mathrm{V}", choices=(1.5, 2.0, 3.0, 4.5, 6.0, 9.0, 12.0)),
             Q("r", "r", r"\Omega", choices=(0.5, 1.0, 1.5, 2.0, 2.5, 3.0)),
@@ -887,21 +1006,26 @@ CURRENT_ELECTRICITY: tuple[NumericalTemplate, ...] = (
                 lambda p: p["emf"] ** 2 / (p["R"] + p["r"]),
             ),
             (
-                "using r in place of R in I²R",
+                "giving the power lost inside the cell, I²r",
                 lambda p: p["emf"] ** 2 * p["r"] / (p["R"] + p["r"]) ** 2,
+            ),
+            (
+                "not squaring the current, P = IR",
+                lambda p: p["emf"] * p["R"] / (p["R"] + p["r"]),
             ),
         ),
         stem="A cell of emf {emf} and internal resistance {r} is connected across an external "
         "resistor {R}. The power dissipated in the external resistor is",
         method="The current is $I = \\dfrac{{\\varepsilon}}{{R + r}} = \\dfrac{{{emf}}}{{{R} + "
         "{r}}}$ A, and the power in the resistor is $P = I^2R$ $=$ {answer}.",
+        accept=lambda p: p["R"] <= 9 * p["r"] and p["R"] != p["r"],
     ),
     NumericalTemplate(
         "phy-wire-resistance-from-resistivity",
         PHY,
         "phy-resistivity",
         ONE_STEP,
-        "two steps: cross-sectional area from a diameter in mm, then R = ρL/A",
+        "one relation: R = ρL/A, with the cross-section A = πd²/4",
         givens=(
             Q("L", "L", r"\mathrm{m}", choices=span(0.5, 10, 0.5)),
             Q("d", "d", r"\mathrm{mm}", si=1e-3, choices=(0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0)),
@@ -917,8 +1041,12 @@ CURRENT_ELECTRICITY: tuple[NumericalTemplate, ...] = (
             ),
             ("leaving π out of the area, A = d²/4", lambda p: 4 * p["rho"] * p["L"] / p["d"] ** 2),
             (
-                "inverting the relation, R = ρA/L",
-                lambda p: p["rho"] * math.pi * p["d"] ** 2 / (4 * p["L"]),
+                "taking the cross-section as a square, A = d²",
+                lambda p: p["rho"] * p["L"] / p["d"] ** 2,
+            ),
+            unit_slip(
+                "leaving d in millimetres",
+                lambda p: 4 * p["rho"] * p["L"] / (math.pi * (1000 * p["d"]) ** 2),
             ),
         ),
         stem="A wire of length {L} and diameter {d} is made of a material of resistivity {rho}. "
@@ -932,7 +1060,7 @@ CURRENT_ELECTRICITY: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-combination-of-cells",
         ONE_STEP,
-        "two steps: combine the n emfs and n internal resistances, then Ohm's law for the circuit",
+        "one relation: for n cells in series, I = nε/(R + nr)",
         givens=(
             Q("ncell", "n", choices=(2.0, 3.0, 4.0, 5.0, 6.0)),
             Q("emf", r"\varepsilon", r"\mathrm{V}", choices=(1.2, 1.5, 2.0)),
@@ -952,12 +1080,19 @@ CURRENT_ELECTRICITY: tuple[NumericalTemplate, ...] = (
                 "using the parallel combination, ε/(R + r/n)",
                 lambda p: p["emf"] / (p["R"] + p["r"] / p["ncell"]),
             ),
+            ("counting one cell only, ε/(R + r)", lambda p: p["emf"] / (p["R"] + p["r"])),
+            (
+                "adding the internal resistances but not the emfs, ε/(R + nr)",
+                lambda p: p["emf"] / (p["R"] + p["ncell"] * p["r"]),
+            ),
         ),
         stem="Identical cells, {ncell} in number, each of emf {emf} and internal resistance {r}, "
         "are connected in series across an external resistor {R}. The current in the circuit is",
         method="In series the emfs add to $n\\varepsilon = {ncell}\\times{emf}$ V and the internal "
         "resistances to $nr = {ncell}\\times{r}\\ \\Omega$, so $I = \\dfrac{{n\\varepsilon}}"
         "{{R + nr}}$ with $R = {R}\\ \\Omega$: $I =$ {answer}.",
+        # The cells' resistance matters: otherwise every slip about it gives the key.
+        accept=lambda p: p["ncell"] * p["r"] >= 0.2 * p["R"],
     ),
 )
 
@@ -968,7 +1103,7 @@ MAGNETISM: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-biot-savart-law",
         ONE_STEP,
-        "B = μ₀NI/2R with a centimetre conversion and an answer in mT",
+        "one relation: B = μ₀NI/2R at the centre of a coil",
         givens=(
             Q("turns", "N", choices=span(10, 100, 10)),
             Q("R", "R", r"\mathrm{cm}", si=0.01, choices=span(5, 20, 1)),
@@ -988,6 +1123,14 @@ MAGNETISM: tuple[NumericalTemplate, ...] = (
                 lambda p: 2 * p["k"] * p["turns"] * p["cur"] / p["R"],
             ),
             (
+                "using the field of a semicircular arc, μ₀NI/4R",
+                lambda p: 4 * math.pi * p["k"] * p["turns"] * p["cur"] / (4 * p["R"]),
+            ),
+            unit_slip(
+                "leaving R in centimetres",
+                lambda p: 4 * math.pi * p["k"] * p["turns"] * p["cur"] / (200 * p["R"]),
+            ),
+            (
                 "forgetting the number of turns",
                 lambda p: 4 * math.pi * p["k"] * p["cur"] / (2 * p["R"]),
             ),
@@ -1001,8 +1144,8 @@ MAGNETISM: tuple[NumericalTemplate, ...] = (
         "phy-proton-radius-in-magnetic-field",
         PHY,
         "phy-lorentz-force",
-        ONE_STEP,
-        "speed from the accelerating voltage, then r = mv/(qB), with constants and cm",
+        TWO_STEPS,
+        "two steps: the speed from eV = ½mv², then the radius r = mv/(eB)",
         givens=(
             Q("V", "V", r"\mathrm{V}", choices=span(500, 5000, 250)),
             Q("B", "B", r"\mathrm{T}", choices=(0.05, 0.1, 0.2, 0.25, 0.5)),
@@ -1018,8 +1161,16 @@ MAGNETISM: tuple[NumericalTemplate, ...] = (
                 lambda p: math.sqrt(p["mp"] * p["V"] / p["e"]) / p["B"],
             ),
             (
+                "solving eV = ½mv² as v = √(eV/2m)",
+                lambda p: 0.5 * math.sqrt(2 * p["mp"] * p["V"] / p["e"]) / p["B"],
+            ),
+            (
                 "reporting the diameter of the circle",
                 lambda p: 2 * math.sqrt(2 * p["mp"] * p["V"] / p["e"]) / p["B"],
+            ),
+            unit_slip(
+                "leaving the radius in metres",
+                lambda p: 0.01 * math.sqrt(2 * p["mp"] * p["V"] / p["e"]) / p["B"],
             ),
         ),
         stem="A proton, initially at rest, is accelerated through a potential difference {V} "
@@ -1034,12 +1185,13 @@ MAGNETISM: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-force-on-current-carrying-conductor",
         ONE_STEP,
-        "one formula, direct substitution: F = BIL sin θ",
+        "one relation: F = BIL sin θ",
         givens=(
             Q("l", "L", r"\mathrm{cm}", si=0.01, choices=span(10, 100, 10)),
             Q("cur", "I", r"\mathrm{A}", choices=span(1, 10, 1)),
             Q("B", "B", r"\mathrm{T}", choices=(0.1, 0.2, 0.25, 0.4, 0.5, 0.6, 0.8, 1.0)),
-            Q("theta", r"\theta", DEG, choices=(*ANGLES, 90.0)),
+            # Not 90° (sin θ = 1): the angle slips would give no options.
+            Q("theta", r"\theta", DEG, choices=(30.0, 37.0, 45.0, 53.0, 60.0)),
         ),
         unknown=Q("F", "F", r"\mathrm{N}"),
         relation="Eq(F, B*cur*l*sin(theta*pi/180))",
@@ -1050,9 +1202,13 @@ MAGNETISM: tuple[NumericalTemplate, ...] = (
                 lambda p: p["B"] * p["cur"] * p["l"] * _cos(p["theta"]),
             ),
             ("ignoring the angle, F = BIL", lambda p: p["B"] * p["cur"] * p["l"]),
-            (
+            unit_slip(
                 "leaving L in centimetres",
                 lambda p: 100 * p["B"] * p["cur"] * p["l"] * _sin(p["theta"]),
+            ),
+            (
+                "dividing by sin θ instead of multiplying",
+                lambda p: p["B"] * p["cur"] * p["l"] / _sin(p["theta"]),
             ),
         ),
         stem="A straight wire of length {l} carrying a current {cur} is placed in a uniform "
@@ -1066,7 +1222,7 @@ MAGNETISM: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-magnetic-field-of-straight-wire",
         ONE_STEP,
-        "one formula, direct substitution: B = μ₀I/2πr",
+        "one relation: B = μ₀I/2πr",
         givens=(
             Q("cur", "I", r"\mathrm{A}", choices=span(1, 20, 1)),
             Q("k", r"\mu_0/4\pi", r"\mathrm{T\,m\,A^{-1}}", choices=(1e-7,)),
@@ -1081,7 +1237,8 @@ MAGNETISM: tuple[NumericalTemplate, ...] = (
                 lambda p: 2 * math.pi * p["k"] * p["cur"] / p["r"],
             ),
             ("dropping the 2, μ₀I/4πr", lambda p: p["k"] * p["cur"] / p["r"]),
-            ("leaving r in centimetres", lambda p: 2 * p["k"] * p["cur"] / (100 * p["r"])),
+            unit_slip("leaving r in centimetres", lambda p: 2 * p["k"] * p["cur"] / (100 * p["r"])),
+            ("dropping the 2 from 2πr, μ₀I/πr", lambda p: 4 * p["k"] * p["cur"] / p["r"]),
         ),
         stem="A long straight wire carries a current {cur}. Taking {k}, the magnitude of the "
         "magnetic field at a perpendicular distance {r} from the wire is",
@@ -1098,9 +1255,9 @@ INDUCTION_AC: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-motional-emf",
         ONE_STEP,
-        "one step: ε = Blv after a centimetre-to-metre conversion",
+        "one relation: ε = Blv, with l in metres",
         givens=(
-            Q("l", "l", r"\mathrm{cm}", si=0.01, choices=span(10, 100, 10)),
+            Q("l", "l", r"\mathrm{cm}", si=0.01, choices=span(40, 90, 10)),
             Q("v", "v", MS, choices=span(1, 20, 1)),
             Q("B", "B", r"\mathrm{T}", choices=(0.1, 0.2, 0.25, 0.4, 0.5, 0.8, 1.0)),
         ),
@@ -1108,9 +1265,9 @@ INDUCTION_AC: tuple[NumericalTemplate, ...] = (
         relation="Eq(emf, B*l*v)",
         compute=lambda p: p["B"] * p["l"] * p["v"],
         mistakes=(
-            ("leaving l in centimetres", lambda p: 100 * p["B"] * p["l"] * p["v"]),
             ("using the rotating-rod formula ½Blv", lambda p: 0.5 * p["B"] * p["l"] * p["v"]),
             ("dividing by the length, ε = Bv/l", lambda p: p["B"] * p["v"] / p["l"]),
+            unit_slip("leaving l in centimetres", lambda p: 100 * p["B"] * p["l"] * p["v"]),
         ),
         stem="A straight conductor of length {l} moves with a speed {v} through a uniform "
         "magnetic field {B}; the conductor, its velocity and the field are mutually "
@@ -1123,7 +1280,7 @@ INDUCTION_AC: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-lcr-series-circuit",
         ONE_STEP,
-        "square root of a product of two prefixed quantities, then divide by 2π",
+        "one relation: the resonant frequency f₀ = 1/(2π√(LC))",
         givens=(
             Q("L", "L", r"\mathrm{mH}", si=1e-3, choices=span(10, 100, 10)),
             Q("C", "C", r"\mu\mathrm{F}", si=1e-6, choices=span(1, 20, 1)),
@@ -1136,7 +1293,8 @@ INDUCTION_AC: tuple[NumericalTemplate, ...] = (
                 "reporting the angular frequency 1/√(LC)",
                 lambda p: 1 / math.sqrt(p["L"] * p["C"]),
             ),
-            (
+            ("dividing by π instead of 2π", lambda p: 1 / (math.pi * math.sqrt(p["L"] * p["C"]))),
+            unit_slip(
                 "reading μF as mF",
                 lambda p: 1 / (2 * math.pi * math.sqrt(1000 * p["L"] * p["C"])),
             ),
@@ -1160,7 +1318,7 @@ EM_WAVES: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-electromagnetic-spectrum",
         ONE_STEP,
-        "one step: λ = c/f with a megahertz prefix",
+        "one relation: λ = c/f",
         givens=(
             Q("freq", "f", r"\mathrm{MHz}", si=1e6, choices=span(88, 108, 0.5)),
             Q("c", "c", MS, choices=(3e8,)),
@@ -1169,9 +1327,10 @@ EM_WAVES: tuple[NumericalTemplate, ...] = (
         relation="Eq(c, freq*lam)",
         compute=lambda p: p["c"] / p["freq"],
         mistakes=(
-            ("reading MHz as kHz", lambda p: 1000 * p["c"] / p["freq"]),
-            ("reading MHz as GHz", lambda p: p["c"] / p["freq"] / 1000),
-            ("halving the wavelength, λ = c/2f", lambda p: p["c"] / (2 * p["freq"])),
+            ("giving the half-wave antenna length c/2f", lambda p: p["c"] / (2 * p["freq"])),
+            ("giving the quarter-wave antenna length c/4f", lambda p: p["c"] / (4 * p["freq"])),
+            unit_slip("reading MHz as kHz", lambda p: 1000 * p["c"] / p["freq"]),
+            unit_slip("reading MHz as GHz", lambda p: p["c"] / p["freq"] / 1000),
         ),
         stem="An FM radio station broadcasts at a frequency {freq}. Taking {c} as the speed of "
         "electromagnetic waves, the wavelength of the radio waves is",
@@ -1182,8 +1341,8 @@ EM_WAVES: tuple[NumericalTemplate, ...] = (
         "phy-em-wave-intensity-from-b0",
         PHY,
         "phy-em-wave-characteristics",
-        ONE_STEP,
-        "two steps: E₀ = cB₀ from the magnetic amplitude, then the intensity ½cε₀E₀²",
+        TWO_STEPS,
+        "two steps: the electric amplitude E₀ = cB₀, then the intensity ½cε₀E₀²",
         givens=(
             Q("B0", "B_0", r"\mathrm{nT}", si=1e-9, choices=span(10, 300, 5)),
             Q("c", "c", MS, choices=(3e8,)),
@@ -1193,12 +1352,15 @@ EM_WAVES: tuple[NumericalTemplate, ...] = (
         relation="Eq(Iav, c*eps0*(c*B0)**2/2)",
         compute=lambda p: p["c"] * p["eps0"] * (p["c"] * p["B0"]) ** 2 / 2,
         mistakes=(
-            ("dropping the ½", lambda p: p["c"] * p["eps0"] * (p["c"] * p["B0"]) ** 2),
             (
-                "giving the energy density ½ε₀E₀² instead of the intensity",
-                lambda p: p["eps0"] * (p["c"] * p["B0"]) ** 2 / 2,
+                "dropping the ½ (taking E₀ as the rms value)",
+                lambda p: p["c"] * p["eps0"] * (p["c"] * p["B0"]) ** 2,
             ),
             (
+                "taking E_rms = √2 E₀, multiplying instead of dividing",
+                lambda p: 2 * p["c"] * p["eps0"] * (p["c"] * p["B0"]) ** 2,
+            ),
+            unit_slip(
                 "reading nT as μT",
                 lambda p: 1e6 * p["c"] * p["eps0"] * (p["c"] * p["B0"]) ** 2 / 2,
             ),
@@ -1214,8 +1376,8 @@ EM_WAVES: tuple[NumericalTemplate, ...] = (
         "phy-displacement-current-capacitor",
         PHY,
         "phy-displacement-current",
-        ONE_STEP,
-        "two steps: capacitance ε₀A/d from the plate geometry, then I_d = C dV/dt",
+        TWO_STEPS,
+        "two steps: the capacitance C = ε₀A/d, then the displacement current I_d = C dV/dt",
         givens=(
             Q("area", "A", r"\mathrm{cm^2}", si=1e-4, choices=span(50, 500, 25)),
             Q("gap", "d", r"\mathrm{mm}", si=1e-3, choices=(0.5, 1.0, 1.5, 2.0, 2.5, 3.0)),
@@ -1226,12 +1388,14 @@ EM_WAVES: tuple[NumericalTemplate, ...] = (
         relation="Eq(Id*gap, eps0*area*rate)",
         compute=lambda p: p["eps0"] * p["area"] * p["rate"] / p["gap"],
         mistakes=(
-            ("reading cm² as m²", lambda p: 1e4 * p["eps0"] * p["area"] * p["rate"] / p["gap"]),
-            (
-                "multiplying by the separation instead of dividing",
-                lambda p: p["eps0"] * p["area"] * p["rate"] * p["gap"],
+            unit_slip(
+                "converting cm² to m² with 10⁻² (not squaring the factor)",
+                lambda p: 100 * p["eps0"] * p["area"] * p["rate"] / p["gap"],
             ),
-            (
+            unit_slip(
+                "reading cm² as m²", lambda p: 1e4 * p["eps0"] * p["area"] * p["rate"] / p["gap"]
+            ),
+            unit_slip(
                 "leaving the separation in millimetres",
                 lambda p: p["eps0"] * p["area"] * p["rate"] / (1000 * p["gap"]),
             ),
@@ -1252,8 +1416,8 @@ OPTICS: tuple[NumericalTemplate, ...] = (
         "phy-concave-mirror-image-height",
         PHY,
         "phy-mirror-formula",
-        ONE_STEP,
-        "mirror formula with the sign convention for v, then the magnification",
+        TWO_STEPS,
+        "two steps: the image distance v from the mirror formula, then the magnification v/u",
         givens=(
             Q("h", "h_o", r"\mathrm{cm}", si=0.01, choices=span(1, 10, 1)),
             Q("d", "u", r"\mathrm{cm}", si=0.01, choices=span(15, 90, 5)),
@@ -1263,12 +1427,13 @@ OPTICS: tuple[NumericalTemplate, ...] = (
         relation="Eq(hi, h*(1/(1/f - 1/d))/d)",
         compute=lambda p: p["h"] * p["f"] / (p["d"] - p["f"]),
         mistakes=(
-            ("inverting the magnification, m = u/v", lambda p: p["h"] * (p["d"] - p["f"]) / p["f"]),
             (
                 "a sign error in the mirror formula, v = uf/(u + f)",
                 lambda p: p["h"] * p["f"] / (p["d"] + p["f"]),
             ),
             ("taking the magnification as f/u", lambda p: p["h"] * p["f"] / p["d"]),
+            ("inverting the magnification, m = u/v", lambda p: p["h"] * (p["d"] - p["f"]) / p["f"]),
+            ("taking the magnification as v/f", lambda p: p["h"] * p["d"] / (p["d"] - p["f"])),
         ),
         stem="An object of height {h} stands upright on the principal axis at a distance {d} in "
         "front of a concave mirror of focal length {f}. The height of its image is",
@@ -1276,14 +1441,14 @@ OPTICS: tuple[NumericalTemplate, ...] = (
         "\\dfrac{{1}}{{-{d}}} = \\dfrac{{1}}{{-{f}}}$ gives $|v| = \\dfrac{{uf}}{{u - f}} = "
         "\\dfrac{{({d})({f})}}{{{d} - {f}}}$ cm (a real, inverted image). Its size is "
         "$h_i = h_o\\dfrac{{|v|}}{{u}} = h_o\\dfrac{{f}}{{u - f}}$ $=$ {answer}.",
-        accept=lambda p: p["d"] >= 1.25 * p["f"],
+        accept=lambda p: 1.35 * p["f"] <= p["d"] <= 4 * p["f"],
     ),
     NumericalTemplate(
         "phy-refractive-index-from-critical-angle",
         PHY,
         "phy-total-internal-reflection",
         ONE_STEP,
-        "one step: n = 1/sin C",
+        "one relation: n = 1/sin C",
         givens=(Q("crit", "C", DEG, choices=span(30, 60, 1)),),
         unknown=Q("n", "n"),
         relation="Eq(n*sin(crit*pi/180), 1)",
@@ -1291,6 +1456,7 @@ OPTICS: tuple[NumericalTemplate, ...] = (
         mistakes=(
             ("using cos C, n = 1/cos C", lambda p: 1 / _cos(p["crit"])),
             ("taking n = sin C", lambda p: _sin(p["crit"])),
+            ("using Brewster's law, n = tan C", lambda p: math.tan(math.radians(p["crit"]))),
             ("using tan C, n = 1/tan C", lambda p: 1 / math.tan(math.radians(p["crit"]))),
         ),
         stem="The critical angle for light travelling from a transparent medium into air is "
@@ -1307,7 +1473,7 @@ DUAL_NATURE: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-stopping-potential",
         ONE_STEP,
-        "electronvolt-to-joule conversion, then ν₀ = φ/h",
+        "one relation: hν₀ = φ, with φ in joules",
         givens=(
             Q("phi", r"\phi", r"\mathrm{eV}", choices=span(1.8, 5.0, 0.05)),
             Q("h", "h", r"\mathrm{J\,s}", choices=(6.63e-34,)),
@@ -1317,8 +1483,12 @@ DUAL_NATURE: tuple[NumericalTemplate, ...] = (
         relation="Eq(h*nu, phi*e)",
         compute=lambda p: p["phi"] * p["e"] / p["h"],
         mistakes=(
-            ("leaving φ in electronvolts", lambda p: p["phi"] / p["h"]),
             ("using h/2π in place of h", lambda p: 2 * math.pi * p["phi"] * p["e"] / p["h"]),
+            (
+                "dropping the 1.6 of the electron charge, 1 eV = 10⁻¹⁹ J",
+                lambda p: p["phi"] * 1e-19 / p["h"],
+            ),
+            unit_slip("leaving φ in electronvolts", lambda p: p["phi"] / p["h"]),
         ),
         stem="The work function of a metal surface is {phi}. Taking {h} and {e}, the threshold "
         "frequency for photoelectric emission from this surface is",
@@ -1330,7 +1500,7 @@ DUAL_NATURE: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-photon",
         ONE_STEP,
-        "one formula, direct substitution: E = hc/λ with hc in eV nm",
+        "one relation: E = hc/λ, with hc = 1240 eV nm",
         givens=(
             Q("lam", r"\lambda", r"\mathrm{nm}", choices=span(200, 800, 5)),
             Q("hc", "hc", r"\mathrm{eV\,nm}", choices=(1240.0,)),
@@ -1339,12 +1509,12 @@ DUAL_NATURE: tuple[NumericalTemplate, ...] = (
         relation="Eq(En*lam, hc)",
         compute=lambda p: p["hc"] / p["lam"],
         mistakes=(
-            ("using hc = 12400 eV Å with λ left in nm", lambda p: 10 * p["hc"] / p["lam"]),
-            (
+            ("halving, as if E = hc/2λ", lambda p: p["hc"] / (2 * p["lam"])),
+            unit_slip("using hc = 12400 eV Å with λ left in nm", lambda p: 10 * p["hc"] / p["lam"]),
+            unit_slip(
                 "converting λ to ångström but keeping hc in eV nm",
                 lambda p: p["hc"] / (10 * p["lam"]),
             ),
-            ("halving, as if E = hc/2λ", lambda p: p["hc"] / (2 * p["lam"])),
         ),
         stem="Light of wavelength {lam} is incident on a surface. Taking {hc}, the energy of "
         "each photon of this light is",
@@ -1356,7 +1526,7 @@ DUAL_NATURE: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-de-broglie-wavelength",
         ONE_STEP,
-        "one formula, direct substitution: λ = h/mv",
+        "one relation: λ = h/mv",
         givens=(
             Q("me", "m_e", r"\mathrm{kg}", choices=(9.1e-31,)),
             Q("v", "v", MS, choices=tuple(x * 1e6 for x in span(0.5, 9.5, 0.1))),
@@ -1367,8 +1537,12 @@ DUAL_NATURE: tuple[NumericalTemplate, ...] = (
         compute=lambda p: p["h"] / (p["me"] * p["v"]),
         mistakes=(
             ("using ħ = h/2π in place of h", lambda p: p["h"] / (2 * math.pi * p["me"] * p["v"])),
-            ("a nanometre–ångström slip", lambda p: 10 * p["h"] / (p["me"] * p["v"])),
             ("taking the momentum as 2mv", lambda p: p["h"] / (2 * p["me"] * p["v"])),
+            (
+                "taking the momentum as ½mv, as in the kinetic energy",
+                lambda p: 2 * p["h"] / (p["me"] * p["v"]),
+            ),
+            unit_slip("a nanometre–ångström slip", lambda p: 10 * p["h"] / (p["me"] * p["v"])),
         ),
         stem="An electron of mass {me} moves with a speed {v}. Taking {h}, its de Broglie "
         "wavelength is",
@@ -1384,7 +1558,7 @@ ATOMS_NUCLEI: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-hydrogen-spectrum",
         ONE_STEP,
-        "difference of inverse squares, its reciprocal, then metres to nanometres",
+        "one relation: the Rydberg formula 1/λ = R(1/n₁² − 1/n₂²)",
         givens=(
             Q("n2", "n_2", choices=(2.0, 3.0, 4.0, 5.0, 6.0, 7.0)),
             Q("n1", "n_1", choices=(1.0, 2.0, 3.0, 4.0)),
@@ -1400,6 +1574,10 @@ ATOMS_NUCLEI: tuple[NumericalTemplate, ...] = (
                 lambda p: 1 / (p["Rh"] * (1 / p["n1"] ** 2 + 1 / p["n2"] ** 2)),
             ),
             ("giving the series limit (ignoring n₂)", lambda p: p["n1"] ** 2 / p["Rh"]),
+            (
+                "squaring the difference, R(1/n₁ − 1/n₂)², not taking the difference of squares",
+                lambda p: 1 / (p["Rh"] * (1 / p["n1"] - 1 / p["n2"]) ** 2),
+            ),
         ),
         stem="In a hydrogen atom, the electron jumps from the orbit {n2} to the orbit {n1}. "
         "Taking the Rydberg constant {Rh}, the wavelength of the photon emitted is",
@@ -1413,7 +1591,7 @@ ATOMS_NUCLEI: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-nuclear-composition-and-size",
         ONE_STEP,
-        "one formula, direct substitution: R = R₀A^(1/3)",
+        "one relation: R = R₀A^(1/3)",
         givens=(
             Q("R0", "R_0", r"\mathrm{fm}", si=1e-15, choices=(1.1, 1.2, 1.3, 1.4)),
             Q("mass_no", "A", choices=MASS_NUMBERS),
@@ -1424,6 +1602,14 @@ ATOMS_NUCLEI: tuple[NumericalTemplate, ...] = (
         mistakes=(
             ("using A^(1/2) in place of A^(1/3)", lambda p: p["R0"] * p["mass_no"] ** 0.5),
             ("using A^(2/3) in place of A^(1/3)", lambda p: p["R0"] * p["mass_no"] ** (2 / 3)),
+            (
+                "using the number of protons, about A/2, in place of A",
+                lambda p: p["R0"] * (p["mass_no"] / 2) ** (1 / 3),
+            ),
+            (
+                "taking the cube root of R₀A, (R₀A)^(1/3)",
+                lambda p: (p["R0"] * 1e15 * p["mass_no"]) ** (1 / 3) * 1e-15,
+            ),
             ("forgetting the cube root, R = R₀A", lambda p: p["R0"] * p["mass_no"]),
         ),
         stem="Taking {R0}, the radius of a nucleus of mass number {mass_no} is",
@@ -1435,7 +1621,7 @@ ATOMS_NUCLEI: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-binding-energy",
         ONE_STEP,
-        "one formula, direct substitution: E_b = Δm × 931.5 MeV",
+        "one relation: E_b = Δm c², with c² = 931.5 MeV u⁻¹",
         givens=(
             Q("dm", r"\Delta m", r"\mathrm{u}", choices=span(0.02, 2.0, 0.02)),
             Q("c2", "c^2", r"\mathrm{MeV\,u^{-1}}", choices=(931.5,)),
@@ -1444,9 +1630,11 @@ ATOMS_NUCLEI: tuple[NumericalTemplate, ...] = (
         relation="Eq(Eb, dm*c2)",
         compute=lambda p: p["dm"] * p["c2"],
         mistakes=(
-            ("dividing by 931.5 instead of multiplying", lambda p: p["dm"] / p["c2"]),
-            ("taking c² as 931.5 keV u⁻¹", lambda p: p["dm"] * p["c2"] / 1000),
             ("halving, as if E = ½Δm c²", lambda p: p["dm"] * p["c2"] / 2),
+            unit_slip("taking c² as 931.5 keV u⁻¹", lambda p: p["dm"] * p["c2"] / 1000),
+            unit_slip(
+                "dividing by 931.5 MeV u⁻¹ instead of multiplying", lambda p: p["dm"] / p["c2"]
+            ),
         ),
         stem="The mass defect of a nucleus is {dm}. Taking {c2}, the binding energy of the "
         "nucleus is",
@@ -1462,7 +1650,7 @@ ELECTRONIC_DEVICES: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-diode-characteristics",
         ONE_STEP,
-        "one formula, direct substitution: I = (V − V₀)/R",
+        "one relation: Ohm's law for the resistor, I = (V − V₀)/R",
         givens=(
             Q("V0", "V_0", r"\mathrm{V}", choices=(0.3, 0.7)),
             Q("R", "R", r"\Omega", choices=span(100, 1000, 50)),
@@ -1474,20 +1662,27 @@ ELECTRONIC_DEVICES: tuple[NumericalTemplate, ...] = (
         mistakes=(
             ("ignoring the drop across the diode, V/R", lambda p: p["V"] / p["R"]),
             ("adding the diode drop, (V + V₀)/R", lambda p: (p["V"] + p["V0"]) / p["R"]),
-            ("reading amperes as milliamperes", lambda p: (p["V"] - p["V0"]) / p["R"] / 1000),
+            unit_slip(
+                "reading amperes as milliamperes", lambda p: (p["V"] - p["V0"]) / p["R"] / 1000
+            ),
+            (
+                "counting the diode drop twice, (V − 2V₀)/R",
+                lambda p: (p["V"] - 2 * p["V0"]) / p["R"],
+            ),
         ),
         stem="A p-n junction diode with a constant forward voltage drop {V0} is connected in "
         "forward bias, in series with a resistor {R}, across a battery of emf {V} and "
         "negligible internal resistance. The current in the circuit is",
         method="The resistor takes the rest of the battery voltage: $I = \\dfrac{{V - V_0}}{{R}} "
         "= \\dfrac{{{V} - {V0}}}{{{R}}}$ A $=$ {answer}.",
+        accept=lambda p: p["V"] <= 20 * p["V0"],
     ),
     NumericalTemplate(
         "phy-mass-action-hole-density",
         PHY,
         "phy-semiconductors",
         ONE_STEP,
-        "one formula, direct substitution: the mass-action law n_e n_h = n_i²",
+        "one relation: the mass-action law n_e n_h = n_i²",
         givens=(
             Q("ni", "n_i", r"\mathrm{m^{-3}}", choices=(1e16, 1.5e16, 2e16, 1e19, 2.4e19)),
             Q("ne", "n_e", r"\mathrm{m^{-3}}", choices=DOPED_DENSITIES),
@@ -1496,8 +1691,18 @@ ELECTRONIC_DEVICES: tuple[NumericalTemplate, ...] = (
         relation="Eq(nh*ne, ni**2)",
         compute=lambda p: p["ni"] ** 2 / p["ne"],
         mistakes=(
-            ("forgetting to square n_i, n_i/n_e", lambda p: p["ni"] / p["ne"]),
-            ("taking the hole density unchanged at n_i", lambda p: p["ni"]),
+            (
+                "squaring only the power of ten of n_i, not its leading digits",
+                lambda p: _leading(p["ni"])[0] * 10.0 ** (2 * _leading(p["ni"])[1]) / p["ne"],
+            ),
+            (
+                "a slip of one in the power of ten, 10 times too large",
+                lambda p: 10 * round_sig(p["ni"] ** 2 / p["ne"], ANSWER_SIG_FIGS),
+            ),
+            (
+                "a slip of one in the power of ten, 10 times too small",
+                lambda p: round_sig(p["ni"] ** 2 / p["ne"], ANSWER_SIG_FIGS) / 10,
+            ),
             ("taking n_h = n_i²/2n_e", lambda p: p["ni"] ** 2 / (2 * p["ne"])),
         ),
         stem="A pure semiconductor has an intrinsic carrier concentration {ni}. When it is doped "
@@ -1511,9 +1716,9 @@ ELECTRONIC_DEVICES: tuple[NumericalTemplate, ...] = (
         "phy-zener-regulator-current",
         PHY,
         "phy-zener-diode",
-        ONE_STEP,
-        "two steps: current in the series resistor from the voltage across it, minus the load "
-        "current",
+        TWO_STEPS,
+        "two steps: Ohm's law for the currents in R_s and in the load, then Kirchhoff's current "
+        "law at the junction, I_Z = I_s − I_L",
         givens=(
             Q("Vz", "V_Z", r"\mathrm{V}", choices=(5.0, 5.6, 6.0, 6.2, 8.0, 9.0)),
             Q("Vin", r"V_{in}", r"\mathrm{V}", choices=span(10, 30, 1)),
@@ -1533,6 +1738,11 @@ ELECTRONIC_DEVICES: tuple[NumericalTemplate, ...] = (
                 "adding the load current instead of subtracting it",
                 lambda p: (p["Vin"] - p["Vz"]) / p["Rs"] + p["Vz"] / p["RL"],
             ),
+            ("giving the load current V_Z/R_L", lambda p: p["Vz"] / p["RL"]),
+            (
+                "treating R_s and R_L as in series, (V_in − V_Z)/(R_s + R_L)",
+                lambda p: (p["Vin"] - p["Vz"]) / (p["Rs"] + p["RL"]),
+            ),
         ),
         stem="A Zener diode of breakdown voltage {Vz} is used as a voltage regulator. An "
         "unregulated input {Vin} is applied through a series resistor {Rs}, and a load resistor "
@@ -1550,8 +1760,8 @@ ELECTRONIC_DEVICES: tuple[NumericalTemplate, ...] = (
         "phy-full-wave-rectifier-dc-output",
         PHY,
         "phy-diode-as-rectifier",
-        ONE_STEP,
-        "two steps: the peak voltage √2 V_rms, then the full-wave average 2V_m/π",
+        TWO_STEPS,
+        "two steps: the peak voltage V_m = √2 V_rms, then the full-wave average 2V_m/π",
         givens=(Q("Vrms", r"V_{rms}", r"\mathrm{V}", choices=span(5, 50, 0.5)),),
         unknown=Q("Vdc", r"V_{dc}", r"\mathrm{V}"),
         relation="Eq(pi*Vdc, 2*sqrt(2)*Vrms)",
@@ -1560,6 +1770,7 @@ ELECTRONIC_DEVICES: tuple[NumericalTemplate, ...] = (
             ("using the half-wave average V_m/π", lambda p: math.sqrt(2) * p["Vrms"] / math.pi),
             ("taking V_rms as the peak voltage", lambda p: 2 * p["Vrms"] / math.pi),
             ("reporting the peak voltage √2 V_rms", lambda p: math.sqrt(2) * p["Vrms"]),
+            ("taking the rms input as the dc output", lambda p: p["Vrms"]),
         ),
         stem="The secondary of a transformer supplies an alternating voltage of rms value {Vrms} "
         "to a full-wave rectifier with ideal diodes. The average (dc) value of the rectified "
@@ -1576,8 +1787,7 @@ EXPERIMENTAL_SKILLS: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-expt-screw-gauge",
         ONE_STEP,
-        "one formula, direct substitution: reading = main-scale reading + coinciding division × "
-        "least count",
+        "one relation: reading = main-scale reading + coinciding division × least count",
         givens=(
             Q("lc", r"\mathrm{LC}", r"\mathrm{mm}", si=1e-3, choices=(0.01,)),
             Q("msr", r"\mathrm{MSR}", r"\mathrm{mm}", si=1e-3, choices=span(0.5, 5, 0.5)),
@@ -1588,11 +1798,23 @@ EXPERIMENTAL_SKILLS: tuple[NumericalTemplate, ...] = (
         compute=lambda p: p["msr"] + p["n"] * p["lc"],
         mistakes=(
             ("taking each circular division as 0.1 mm", lambda p: p["msr"] + 10 * p["n"] * p["lc"]),
-            ("ignoring the main-scale reading", lambda p: p["n"] * p["lc"]),
+            (
+                "counting an extra half-millimetre mark on the main scale",
+                lambda p: p["msr"] + 0.5e-3 + p["n"] * p["lc"],
+            ),
+            (
+                "missing a half-millimetre mark on the main scale",
+                lambda p: p["msr"] - 0.5e-3 + p["n"] * p["lc"] if p["msr"] >= 1e-3 else math.nan,
+            ),
             (
                 "taking each circular division as 0.001 mm",
                 lambda p: p["msr"] + p["n"] * p["lc"] / 10,
             ),
+            (
+                "misreading the main scale by one millimetre",
+                lambda p: p["msr"] + 1e-3 + p["n"] * p["lc"],
+            ),
+            ("ignoring the main-scale reading", lambda p: p["n"] * p["lc"]),
         ),
         stem="A screw gauge of least count {lc} with no zero error is used to measure the "
         "diameter of a wire. The main-scale reading is {msr}, and circular-scale division {n} "
@@ -1605,7 +1827,7 @@ EXPERIMENTAL_SKILLS: tuple[NumericalTemplate, ...] = (
         PHY,
         "phy-expt-metre-bridge",
         ONE_STEP,
-        "one formula, direct substitution: the balance condition R/X = l/(L − l)",
+        "one relation: the balance condition R/X = l/(L − l)",
         givens=(
             Q("Lw", "L", r"\mathrm{cm}", si=0.01, choices=(100.0,)),
             Q("R", "R", r"\Omega", choices=span(2, 20, 1)),
@@ -1624,13 +1846,15 @@ EXPERIMENTAL_SKILLS: tuple[NumericalTemplate, ...] = (
                 "taking X = R(L − l)/L",
                 lambda p: p["R"] * (p["Lw"] - p["l"]) / p["Lw"],
             ),
+            ("taking X = Rl/L", lambda p: p["R"] * p["l"] / p["Lw"]),
         ),
         stem="In a metre bridge with a wire of length {Lw}, a known resistance {R} is placed in "
         "the left gap and an unknown resistance $X$ in the right gap. The null point is found at "
         "a distance {l} from the left end of the wire. The value of $X$ is",
         method="At balance $\\dfrac{{R}}{{X}} = \\dfrac{{l}}{{L - l}}$, so $X = R\\,\\dfrac{{L - "
         "l}}{{l}} = {R}\\times\\dfrac{{{Lw} - {l}}}{{{l}}}$ $=$ {answer}.",
-        accept=lambda p: abs(p["l"] - 0.5) >= 0.03,  # null point not at the centre
+        # The null point not at the centre, nor so far off that the inverted ratio is 10x out.
+        accept=lambda p: abs(p["l"] - 0.5) >= 0.03 and 0.25 <= p["l"] <= 0.75,
     ),
 )
 

@@ -116,3 +116,14 @@ def test_the_chains_are_many_and_cover_physics_and_physical_chemistry(
     }
     assert live_physics <= units, sorted(live_physics - units)
     assert set(PHYSICAL_CHEMISTRY) <= units, sorted(set(PHYSICAL_CHEMISTRY) - units)
+
+
+def test_the_nuclide_masses_are_the_mendeleev_packages() -> None:
+    """Data with a citation: the binding-energy chain's atomic masses, checked against an
+    independent source."""
+    mendeleev = pytest.importorskip("mendeleev", reason="a dev dependency (make test installs it)")
+    from pipeline.templates.chains_electricity import NUCLIDES
+
+    for z, a, mass in NUCLIDES:
+        isotope = next(i for i in mendeleev.element(int(z)).isotopes if i.mass_number == int(a))
+        assert mass == pytest.approx(isotope.mass, abs=1.5e-6), (z, a)

@@ -116,6 +116,9 @@ class NumericalTemplate:
     chain: tuple[Step, ...] = ()
     # The concept the final relation applies (chain templates name one per step).
     concept: str = ""
+    # Givens drawn together, one row at a time (a nuclide's Z, A and mass): their names, and
+    # the rows; each row's values must be among the givens' own choices.
+    joint: tuple[tuple[str, ...], tuple[tuple[float, ...], ...]] = ((), ())
 
     @property
     def difficulty(self) -> Difficulty:
@@ -137,8 +140,11 @@ class NumericalTemplate:
 
     def sample(self, rng: random.Random) -> dict[str, float] | None:
         """Shown values of every given (None when the draw is physically meaningless)."""
+        names, rows = self.joint
         for _ in range(200):  # rejection sampling; `accept` may keep only a few combinations
-            shown = {q.symbol: rng.choice(q.choices) for q in self.givens}
+            shown = {q.symbol: rng.choice(q.choices) for q in self.givens if q.symbol not in names}
+            if names:
+                shown |= dict(zip(names, rng.choice(rows), strict=True))
             if self.accept(self.si(shown)):
                 return shown
         return None

@@ -817,7 +817,7 @@ U05: tuple[NumericalTemplate, ...] = (
         "the depression of the freezing point ΔTf = Kf m",
         givens=(
             Q("M", r"M_{\mathrm{C_2H_6O_2}}", GMOL, choices=(62.0,)),
-            Q("w", "w", r"\%", choices=(10.0, 15.0, 20.0, 25.0, 30.0, 35.0, 40.0)),
+            Q("w", "w", r"\%", choices=span(8, 40, 1)),
             Q("d", "d", r"\mathrm{g\,mL^{-1}}", choices=span(1.01, 1.055, 0.005)),
             Q("Kf", "K_f", r"\mathrm{K\,kg\,mol^{-1}}", choices=(1.86,)),
         ),

@@ -1349,13 +1349,29 @@ def _activity(p: Params, decay: float | None = None, elapsed: bool = True) -> fl
 
 
 # Light nuclides (atomic number, mass number, atomic mass in u).
+# Nuclides with their atomic masses (u, to six decimals; tests/test_templates.py checks them
+# against the mendeleev package). Beyond A = 9 only nuclides with more neutrons than protons:
+# there, dividing by Z and by A − Z are two different slips.
 NUCLIDES = (
     (1.0, 3.0, 3.016049),
     (2.0, 3.0, 3.016029),
     (2.0, 4.0, 4.002603),
     (3.0, 6.0, 6.015123),
-    (3.0, 7.0, 7.016004),
-    (4.0, 9.0, 9.012182),
+    (3.0, 7.0, 7.016003),
+    (4.0, 9.0, 9.012183),
+    (5.0, 11.0, 11.009305),
+    (6.0, 13.0, 13.003355),
+    (7.0, 15.0, 15.000109),
+    (8.0, 17.0, 16.999132),
+    (8.0, 18.0, 17.999160),
+    (9.0, 19.0, 18.998403),
+    (11.0, 23.0, 22.989769),
+    (13.0, 27.0, 26.981538),
+    (15.0, 31.0, 30.973762),
+    (17.0, 35.0, 34.968853),
+    (19.0, 39.0, 38.963706),
+    (26.0, 56.0, 55.934936),
+    (29.0, 63.0, 62.929597),
 )
 
 
@@ -1497,8 +1513,8 @@ ATOMS_NUCLEI: tuple[NumericalTemplate, ...] = (
         "the mass defect from the masses of the hydrogen atoms, neutrons and the atom, then the "
         "binding energy per nucleon from E = Δm c²",
         givens=(
-            Q("Zn", "Z", choices=(1.0, 2.0, 3.0, 4.0)),
-            Q("An", "A", choices=(3.0, 4.0, 6.0, 7.0, 9.0)),
+            Q("Zn", "Z", choices=tuple(sorted({z for z, _, _ in NUCLIDES}))),
+            Q("An", "A", choices=tuple(sorted({a for _, a, _ in NUCLIDES}))),
             Q("M", "M", r"\mathrm{u}", choices=tuple(m for _, _, m in NUCLIDES)),
             Q("mH", "m_H", r"\mathrm{u}", choices=(1.007825,)),
             Q("mn", "m_n", r"\mathrm{u}", choices=(1.008665,)),
@@ -1519,7 +1535,8 @@ ATOMS_NUCLEI: tuple[NumericalTemplate, ...] = (
         mistakes=(
             Mistake(
                 "giving the total binding energy, not dividing by A",
-                lambda p: _binding_per(p, 1.0),
+                # Within ten times the key only for the lightest nuclides: no option otherwise.
+                lambda p: _binding_per(p, 1.0) if p["An"] <= 9 else math.nan,
             ),
             Mistake(
                 "dividing by the number of protons Z instead of A",
@@ -1539,6 +1556,14 @@ ATOMS_NUCLEI: tuple[NumericalTemplate, ...] = (
                 "dividing by the number of neutrons A − Z instead of A",
                 lambda p: _binding_per(p, p["An"] - p["Zn"]),
             ),
+            Mistake(
+                "counting every nucleon at the neutron's mass in the mass defect",
+                lambda p: (p["An"] * p["mn"] - p["M"]) * p["c2"] / p["An"],
+            ),
+            Mistake(
+                "counting every nucleon at the hydrogen atom's mass in the mass defect",
+                lambda p: (p["An"] * p["mH"] - p["M"]) * p["c2"] / p["An"],
+            ),
         ),
         stem="A neutral atom of atomic number {Zn} and mass number {An} has a mass {M}. Taking "
         "the mass of a hydrogen atom as {mH}, the mass of a neutron as {mn} and {c2}, the "
@@ -1547,7 +1572,7 @@ ATOMS_NUCLEI: tuple[NumericalTemplate, ...] = (
         "neutrons weigh more than the atom: $\\Delta m = Zm_H + (A - Z)m_n - M = {dm}$ u. This "
         "mass defect is the binding energy, $E_b = \\Delta m\\times 931.5$ MeV, shared among "
         "$A$ nucleons: $E_b/A =$ {answer}.",
-        accept=lambda p: (p["Zn"], p["An"], p["M"]) in NUCLIDES,
+        joint=(("Zn", "An", "M"), NUCLIDES),
     ),
 )
 

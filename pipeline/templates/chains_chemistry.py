@@ -41,7 +41,7 @@ H_PLANCK = Q("h", "h", r"\mathrm{J\,s}", choices=(6.626e-34,))
 C_LIGHT = Q("c", "c", MS, choices=(3.0e8,))
 M_ELECTRON = Q("me", "m_e", r"\mathrm{kg}", choices=(9.1e-31,))
 RYDBERG_J = Q("RH", r"R_{\mathrm{H}}", r"\mathrm{J}", choices=(2.18e-18,))
-EV = 1.602e-19  # J per eV
+EV = 1.602176634e-19  # J per eV (exact, SI 2019)
 R_J = 8.314  # J K⁻¹ mol⁻¹, for the "R in the wrong units" slips
 R_L = 0.0821  # L atm K⁻¹ mol⁻¹
 LN2 = math.log(2)

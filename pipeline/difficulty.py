@@ -12,8 +12,10 @@ The rubric (thresholds are the constants below):
   multi-claim item (`HARD_CLAIMS` or more claims) whose every false claim is a near miss.
 - **Medium**: two steps; or one relation used in reverse (solved for one of its inputs, or a
   recall from property to member); or a judgement between close options (the best distractor,
-  or a false claim, is a near miss); or several claims to judge, each a separate recall.
-- **Easy**: one recall or one substitution.
+  or one of the false claims, is a near miss).
+- **Easy**: one recall or one substitution. Several claims none of which is a near miss are
+  several separate recalls, and still Easy: a teacher reads "which pair is incorrectly matched"
+  with an absurd false pair as Easy.
 
 What counts as a step: applying one relation or making one recall whose result the next step
 uses. A unit conversion, a ratio, or a second use of the same idea is not a step. What counts
@@ -32,7 +34,6 @@ HARD_STEPS = 3
 HARD_CONCEPTS = 2
 HARD_CLAIMS = 3
 MEDIUM_STEPS = 2
-MEDIUM_CLAIMS = 2
 
 
 @dataclass(frozen=True)
@@ -43,8 +44,9 @@ class Demand:
     concepts: distinct concepts those steps draw on (1 when they are one idea);
     reversed: a relation solved for one of its inputs, or a recall from property to member;
     claims: independent claims judged true or false (1 for a single question);
-    near_miss: the best distractor is close to the key (for several claims: every false claim
-        is close to the truth it replaces).
+    near_miss: the best distractor is close to the key (for several claims: at least one false
+        claim is close to the truth it replaces);
+    all_near: several claims, and every false one is close to the truth it replaces.
     """
 
     steps: int = 1
@@ -52,12 +54,15 @@ class Demand:
     reversed: bool = False
     claims: int = 1
     near_miss: bool = False
+    all_near: bool = False
 
     def __post_init__(self) -> None:
         if self.steps < 1 or self.concepts < 1 or self.claims < 1:
             raise ValueError(f"a demand counts at least one of each: {self}")
         if self.concepts > self.steps:
             raise ValueError(f"{self.concepts} concepts need as many steps, not {self.steps}")
+        if self.all_near and not self.near_miss:
+            raise ValueError("every false claim near means at least one is")
 
     @property
     def multi_step(self) -> bool:
@@ -75,7 +80,7 @@ def rated(demand: Demand) -> tuple[Difficulty, str]:
     hard = []
     if demand.concepts >= HARD_CONCEPTS:
         hard.append(f"{demand.concepts} concepts chained")
-    if demand.claims >= HARD_CLAIMS and demand.near_miss:
+    if demand.claims >= HARD_CLAIMS and demand.all_near:
         hard.append(f"{demand.claims} claims, every false one a near miss")
     if demand.steps >= HARD_STEPS or hard:
         return Difficulty.HARD, "Hard: " + ", ".join(steps + hard)
@@ -84,10 +89,11 @@ def rated(demand: Demand) -> tuple[Difficulty, str]:
         medium.append("a relation used in reverse")
     if demand.near_miss:
         medium.append("a judgement between close options")
-    if demand.claims >= MEDIUM_CLAIMS:
-        medium.append(f"{demand.claims} claims to judge")
+    claims = [f"{demand.claims} claims"] if demand.claims >= 2 else []
     if steps or medium:
-        return Difficulty.MEDIUM, "Medium: " + ", ".join(steps + medium)
+        return Difficulty.MEDIUM, "Medium: " + ", ".join(steps + claims + medium)
+    if claims:
+        return Difficulty.EASY, f"Easy: {demand.claims} claims, each one recall, none a near miss"
     return Difficulty.EASY, "Easy: one recall or one substitution"
 
 

@@ -13,6 +13,7 @@ for a question it cannot re-rate (a model's draft, a template or table no longer
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -32,28 +33,58 @@ RELABELLED = "relabelled"
 Rating = tuple[Difficulty, str]
 
 
+_STATEMENT = re.compile(r"\*\*Statement (?:I|II):\*\*\s*(.+)")
+_LETTERED = re.compile(r"^[A-E]\.\s+(.+)$", re.M)
+_LETTERS = re.compile(r"\b[A-E]\b")
+
+
+def _false_claims(table: FactTable, texts: list[str]) -> list[tuple[str, str]] | None:
+    """The (entity, value) of each statement the table says is false; None when a statement is
+    not one the table's stem makes."""
+    said = {
+        facts.statement(table, e, v): (e, v)
+        for e in {f.entity for f in table.facts}
+        for v in {f.value for f in table.facts}
+    }
+    claims = [said.get(t.strip()) for t in texts]
+    if None in claims:
+        return None
+    return [(e, v) for e, v in (c for c in claims if c) if not table.is_fact(e, v)]
+
+
 def _fact_demand(question: Question, table: FactTable, kind: str) -> Demand | None:
+    """The demand of a stored fact question, measured the way its format measures a draft."""
     c = question.content
     key_text = c.option(c.correct_key).text
     others = [o.text for o in c.options if o.key != c.correct_key]
     if kind in ("forward", "forward_close"):
-        return Demand(near_miss=any(fact_formats.near_miss(key_text, t) for t in others))
+        return Demand(near_miss=any(fact_formats.near_miss(table, key_text, t) for t in others))
     if kind == "reverse":
         return Demand(reversed=True)
-    if kind == "two_statements":
-        return Demand(claims=2)
     if kind.startswith("incorrect_pair"):
         parts = facts.PAIR_SPLIT.split(key_text)
-        if len(parts) != 2:
-            return None
-        return Demand(claims=4, near_miss=fact_formats.near_to_entity(table, parts[0], parts[1]))
+        return (
+            fact_formats.claims_demand(table, 4, [(parts[0], parts[1])])
+            if len(parts) == 2
+            else None
+        )
     if kind.startswith("match_list"):
-        return Demand(claims=4, near_miss=facts.one_swap_codings(key_text, others))
+        swapped = [facts.one_swap_codings(key_text, [t]) for t in others]
+        return Demand(claims=4, near_miss=any(swapped), all_near=all(swapped))
     if kind.startswith("how_many_correct"):
         pairs = [facts.PAIR_SPLIT.split(line) for _, line in facts.COUNTED.findall(c.stem_markdown)]
-        false = [(e, v) for e, v in (p for p in pairs if len(p) == 2) if not table.is_fact(e, v)]
-        near = bool(false) and all(fact_formats.near_to_entity(table, e, v) for e, v in false)
-        return Demand(claims=4, near_miss=near)
+        false = [(p[0], p[1]) for p in pairs if len(p) == 2 and not table.is_fact(p[0], p[1])]
+        return fact_formats.claims_demand(table, 4, false)
+    if kind.startswith("two_statements"):
+        false_two = _false_claims(table, _STATEMENT.findall(c.stem_markdown))
+        return None if false_two is None else fact_formats.claims_demand(table, 2, false_two)
+    if kind.startswith("multi_statement"):
+        false_set = _false_claims(table, _LETTERED.findall(c.stem_markdown))
+        key = set(_LETTERS.findall(key_text))
+        one_off = all(len(set(_LETTERS.findall(t)) ^ key) == 1 for t in others)
+        return (
+            None if false_set is None else fact_formats.claims_demand(table, 4, false_set, one_off)
+        )
     return None
 
 

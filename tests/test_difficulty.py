@@ -34,12 +34,13 @@ E, M, H = Difficulty.EASY, Difficulty.MEDIUM, Difficulty.HARD
         (Demand(steps=2), M),
         (Demand(reversed=True), M),
         (Demand(near_miss=True), M),
-        (Demand(claims=2), M),
-        (Demand(claims=4), M),
+        (Demand(claims=2), E),  # two recalls, neither a near miss
+        (Demand(claims=4), E),
         (Demand(steps=3), H),
         (Demand(steps=2, concepts=2), H),
-        (Demand(claims=4, near_miss=True), H),
-        (Demand(claims=2, near_miss=True), M),
+        (Demand(claims=4, near_miss=True), M),  # one false claim close: a close judgement
+        (Demand(claims=4, near_miss=True, all_near=True), H),
+        (Demand(claims=2, near_miss=True, all_near=True), M),
         (Demand(steps=2, claims=2), M),
     ],
 )
@@ -53,7 +54,7 @@ def test_the_stored_reason_names_the_steps_the_pool_counts() -> None:
         for concepts in range(1, steps + 1):
             for claims in (1, 2, 4):
                 for flag in (False, True):
-                    demand = Demand(steps, concepts, flag, claims, not flag)
+                    demand = Demand(steps, concepts, flag, claims, not flag, not flag)
                     reason = difficulty_reason(demand, "the first step, then 3 steps more")
                     assert steps_in_reason(reason) == steps
                     assert (steps_in_reason(reason) >= 2) is demand.multi_step
@@ -62,6 +63,8 @@ def test_the_stored_reason_names_the_steps_the_pool_counts() -> None:
 def test_a_demand_cannot_chain_more_concepts_than_steps() -> None:
     with pytest.raises(ValueError):
         Demand(steps=1, concepts=2)
+    with pytest.raises(ValueError):
+        Demand(claims=4, all_near=True)  # every false claim near, yet none
 
 
 def _labels_by_format(drafts: list[Draft]) -> dict[QuestionFormat, set[Difficulty]]:
@@ -83,10 +86,11 @@ def test_the_same_format_is_labelled_at_different_difficulties_by_its_demand(
     drafts += [d for t in TEMPLATES for d in [numerical_draft(t, 0, syllabus)] if d]
     seen = _labels_by_format(drafts)
     assert seen[QuestionFormat.SINGLE_CORRECT] == {E, M}  # far vs close options, reverse
-    assert seen[QuestionFormat.MATCH_LIST] == {M, H}  # random vs one-swap codings
-    assert seen[QuestionFormat.INCORRECT_PAIR] == {M, H}  # far vs near false pairing
-    assert seen[QuestionFormat.HOW_MANY_CORRECT] == {M, H}
-    assert seen[QuestionFormat.MULTI_STATEMENT] == {M, H}
+    assert seen[QuestionFormat.MATCH_LIST] == {E, M, H}  # far codings, some or all one swap
+    assert seen[QuestionFormat.INCORRECT_PAIR] == {E, H}  # far vs near false pairing
+    assert seen[QuestionFormat.HOW_MANY_CORRECT] == {E, M, H}  # none, some, all false near
+    assert seen[QuestionFormat.MULTI_STATEMENT] == {E, M, H}
+    assert seen[QuestionFormat.TWO_STATEMENTS] == {E, M}
     assert seen[QuestionFormat.NUMERICAL] >= {E, H}  # one substitution vs a chain
     # Every stored reason names the rubric's verdict first.
     assert all(d.content.difficulty_reason.startswith(d.content.difficulty.value) for d in drafts)
@@ -105,7 +109,7 @@ def test_near_variants_measure_what_they_claim(kb: KnowledgeBase, syllabus: Syll
                 key = d.content.option(d.content.correct_key).text
                 entity, value = facts.PAIR_SPLIT.split(key)
                 assert fact_formats.near_to_entity(table, entity, value) is near
-                assert d.content.difficulty is (H if near else M)
+                assert d.content.difficulty is (H if near else E)
                 checked += 1
     assert checked > 200
 
@@ -179,8 +183,6 @@ def test_the_rater_re_derives_fact_labels_from_the_question_and_its_table(
     for table in kb.fact_tables[:60]:
         for level in Difficulty:
             for d in list(facts.fact_drafts(table, level, kb, syllabus))[:6]:
-                if d.content.format is QuestionFormat.MULTI_STATEMENT:
-                    continue
                 q = _stored(d)
                 assert rater.rating(q) == (d.content.difficulty, d.content.difficulty_reason)
                 checked += 1

@@ -3,11 +3,15 @@ near miss: what the fact drafter and the relabeller share."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from core.records import Difficulty, QuestionFormat
 from kb.knowledge import FactTable
 from kb.retrieval import content_tokens
+from pipeline.difficulty import Demand
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,12 @@ FORWARD_CLOSE = FactFormat(
 REVERSE = FactFormat("reverse", "recall from property to member", QuestionFormat.SINGLE_CORRECT)
 TWO_STATEMENTS = FactFormat(
     "two_statements", "two claims, each judged true or false", QuestionFormat.TWO_STATEMENTS
+)
+TWO_STATEMENTS_CLOSE = FactFormat(
+    "two_statements_close",
+    "two claims, each judged true or false; a false one swaps in a value close to the true one",
+    QuestionFormat.TWO_STATEMENTS,
+    near=True,
 )
 ODD_PAIR = FactFormat(
     "incorrect_pair", "four pairings to check, one of them false", QuestionFormat.INCORRECT_PAIR
@@ -80,6 +90,7 @@ FORMATS_BY_KIND = {
         FORWARD_CLOSE,
         REVERSE,
         TWO_STATEMENTS,
+        TWO_STATEMENTS_CLOSE,
         ODD_PAIR,
         ODD_PAIR_CLOSE,
         MATCH_LIST,
@@ -90,15 +101,15 @@ FORMATS_BY_KIND = {
         MULTI_STATEMENT_CLOSE,
     )
 }
-# Which formats can make drafts at each difficulty; each draft's own label decides.
+# Which formats can make drafts at each difficulty; each draft's own label decides (a format
+# whose false values are drawn at random makes all three, by what it drew).
 FORMATS_BY_DIFFICULTY: dict[Difficulty, tuple[FactFormat, ...]] = {
-    Difficulty.EASY: (FORWARD,),
+    Difficulty.EASY: (FORWARD, ODD_PAIR, TWO_STATEMENTS, MULTI_STATEMENT, MATCH_LIST, HOW_MANY),
     Difficulty.MEDIUM: (
         FORWARD_CLOSE,
         REVERSE,
-        TWO_STATEMENTS,
+        TWO_STATEMENTS_CLOSE,
         MULTI_STATEMENT,
-        ODD_PAIR,
         MATCH_LIST,
         HOW_MANY,
     ),
@@ -106,12 +117,35 @@ FORMATS_BY_DIFFICULTY: dict[Difficulty, tuple[FactFormat, ...]] = {
 }
 
 
-def near_miss(true_value: str, false_value: str) -> bool:
-    """A false value close to the true one: they share a content word ("anterior pituitary"
-    for "posterior pituitary"), so only knowing the fact tells them apart."""
-    return bool(content_tokens(true_value) & content_tokens(false_value))
+@lru_cache(maxsize=4096)
+def common_words(table: FactTable) -> frozenset[str]:
+    """Content words in more than half of a table's values ("quantity" in "scalar quantity",
+    "vector quantity"): sharing one says nothing about how close two values are."""
+    values = {f.value for f in table.facts}
+    counts = Counter(t for v in values for t in content_tokens(v))
+    return frozenset(t for t, n in counts.items() if n > len(values) / 2)
+
+
+def near_miss(table: FactTable, true_value: str, false_value: str) -> bool:
+    """A false value close to the true one: they share a content word that few of the table's
+    values have ("anterior pituitary" for "posterior pituitary"), so only knowing the fact
+    tells them apart."""
+    shared = content_tokens(true_value) & content_tokens(false_value)
+    return bool(shared - common_words(table))
 
 
 def near_to_entity(table: FactTable, entity: str, value: str) -> bool:
     """`value`, false for `entity`, is a near miss of one of the entity's true values."""
-    return any(near_miss(f.value, value) for f in table.facts if f.entity == entity)
+    return any(near_miss(table, f.value, value) for f in table.facts if f.entity == entity)
+
+
+def claims_demand(
+    table: FactTable, claims: int, false_claims: Sequence[tuple[str, str]], all_close: bool = True
+) -> Demand:
+    """The demand of an item of several claims: near misses measured on its false claims
+    (entity, shown value); `all_close` is False when the options leave an easier way in (a
+    wrong code far from the right one)."""
+    near = [near_to_entity(table, e, v) for e, v in false_claims]
+    return Demand(
+        claims=claims, near_miss=any(near), all_near=bool(near) and all(near) and all_close
+    )

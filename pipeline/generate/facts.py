@@ -33,7 +33,9 @@ from pipeline.generate.fact_formats import (
     ODD_PAIR_CLOSE,
     REVERSE,
     TWO_STATEMENTS,
+    TWO_STATEMENTS_CLOSE,
     FactFormat,
+    claims_demand,
     near_miss,
     near_to_entity,
 )
@@ -115,9 +117,11 @@ def _draft(
     )
 
 
-def _split_by_nearness(pool: Collection[str], to: str) -> tuple[list[str], list[str]]:
+def _split_by_nearness(
+    table: FactTable, pool: Collection[str], to: str
+) -> tuple[list[str], list[str]]:
     """Candidates near `to` and the rest, each sorted (a stable order for seeded sampling)."""
-    near = sorted(v for v in pool if near_miss(to, v))
+    near = sorted(v for v in pool if near_miss(table, to, v))
     return near, sorted(set(pool) - set(near))
 
 
@@ -135,7 +139,7 @@ def single_correct_draft(
         answer = fact.value
         pool = {f.value for f in table.facts if not table.is_fact(fact.entity, f.value)}
         stem = table.forward_stem.format(entity=fact.entity)
-        near, far = _split_by_nearness(pool, answer)
+        near, far = _split_by_nearness(table, pool, answer)
         if fmt.near:
             if not near:
                 return None
@@ -149,7 +153,7 @@ def single_correct_draft(
             if len(far) < 3:
                 return None
             distractors = rng.sample(far, 3)
-        demand = Demand(near_miss=any(near_miss(answer, d) for d in distractors))
+        demand = Demand(near_miss=any(near_miss(table, answer, d) for d in distractors))
     else:
         answer = fact.entity
         pool = {f.entity for f in table.facts if not table.is_fact(f.entity, fact.value)}
@@ -239,7 +243,7 @@ def odd_pair_draft(
         table,
         syllabus,
         fmt,
-        Demand(claims=4, near_miss=near),
+        claims_demand(table, 4, [(odd_entity, wrong)]),
         stem,
         options,
         correct,
@@ -298,11 +302,15 @@ def two_statements_draft(
     if facts is None or statement(table, "x", "y") is None:
         return None
     truths = [(True, True), (False, False), (True, False), (False, True)][seed % 4]
-    shown, notes = [], []
+    shown: list[str | None] = []
+    notes: list[str] = []
+    false_claims: list[tuple[str, str]] = []
     for label, fact, true in zip(("I", "II"), facts, truths, strict=True):
         value = fact.value if true else _wrong_value(table, fact.entity, rng, set(), near or None)
         if value is None:
             return None
+        if not true:
+            false_claims.append((fact.entity, value))
         shown.append(statement(table, fact.entity, value))
         verdict = (
             "correct"
@@ -320,8 +328,8 @@ def two_statements_draft(
     return _draft(
         table,
         syllabus,
-        TWO_STATEMENTS,
-        Demand(claims=2),
+        TWO_STATEMENTS_CLOSE if near else TWO_STATEMENTS,
+        claims_demand(table, 2, false_claims),
         stem,
         _shuffled(TWO_STATEMENT_OPTIONS, rng),
         correct,
@@ -375,7 +383,8 @@ def match_list_draft(
         wrong = truth[:]
         rng.shuffle(wrong)
         codings.add(code(wrong))
-    one_swap = one_swap_codings(code(truth), codings - {code(truth)})
+    wrong_codes = codings - {code(truth)}
+    swapped = [one_swap_codings(code(truth), [c]) for c in wrong_codes]
     options = sorted(codings)
     rng.shuffle(options)
     rows = "\n".join(
@@ -396,7 +405,7 @@ def match_list_draft(
         table,
         syllabus,
         fmt,
-        Demand(claims=4, near_miss=one_swap),
+        Demand(claims=4, near_miss=any(swapped), all_near=all(swapped)),
         stem,
         options,
         code(truth),
@@ -428,7 +437,9 @@ def how_many_draft(
     pairs, notes = [], []
     for i, fact in enumerate(facts):
         value = (
-            fact.value if i < n_true else _wrong_value(table, fact.entity, rng, set(), near=near)
+            fact.value
+            if i < n_true
+            else _wrong_value(table, fact.entity, rng, set(), near=near or None)
         )
         if value is None:
             return None
@@ -450,7 +461,7 @@ def how_many_draft(
         table,
         syllabus,
         fmt,
-        Demand(claims=4, near_miss=near and n_true < 4),
+        claims_demand(table, 4, [(f.entity, v) for f, v, true in pairs if not true]),
         stem,
         _shuffled(COUNT_OPTIONS, rng),
         COUNT_OPTIONS[n_true - 1],
@@ -496,7 +507,9 @@ def multi_statement_draft(
     claims, notes = [], []
     for i, fact in enumerate(facts):
         true = i < n_true
-        value = fact.value if true else _wrong_value(table, fact.entity, rng, set(), near=near)
+        value = (
+            fact.value if true else _wrong_value(table, fact.entity, rng, set(), near=near or None)
+        )
         if value is None:
             return None
         claims.append((fact, value, true))
@@ -532,7 +545,7 @@ def multi_statement_draft(
         table,
         syllabus,
         fmt,
-        Demand(claims=4, near_miss=near and one_off),
+        claims_demand(table, 4, [(f.entity, v) for f, v, true in claims if not true], one_off),
         stem,
         options,
         statement_code(key),

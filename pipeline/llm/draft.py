@@ -152,6 +152,7 @@ class DraftReply(BaseModel):
     reversed_relation: bool = Field(default=False, description="A relation used in reverse")
     claims: int = Field(default=1, description="Independent claims the student must judge")
     near_miss: bool = Field(default=False, description="The best distractor is a near miss")
+    all_near: bool = Field(default=False, description="Every false claim is a near miss")
     demand_note: str = Field(default="", description="The steps in a few words")
 
 
@@ -285,6 +286,7 @@ def parse_draft(
             reversed=data.reversed_relation,
             claims=data.claims,
             near_miss=data.near_miss,
+            all_near=data.all_near,
         )
     except ValueError as exc:
         return Rejection(Reason.SCHEMA_VIOLATION, f"demand: {exc}")

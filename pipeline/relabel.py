@@ -69,7 +69,7 @@ def _fact_demand(question: Question, table: FactTable, kind: str) -> Demand | No
             else None
         )
     if kind.startswith("match_list"):
-        swapped = [facts.one_swap_codings(key_text, [t]) for t in others]
+        swapped = [fact_formats.one_swap_codings(key_text, [t]) for t in others]
         return Demand(claims=4, near_miss=any(swapped), all_near=all(swapped))
     if kind.startswith("how_many_correct"):
         pairs = [facts.PAIR_SPLIT.split(line) for _, line in facts.COUNTED.findall(c.stem_markdown)]

@@ -47,7 +47,7 @@ def test_each_case_has_its_key_and_only_medium_cells_get_them(
         cases[case] += 1
         # Two claims to judge, then whether one explains the other: two steps, Medium.
         assert c.format is QuestionFormat.ASSERTION_REASON and c.difficulty is Difficulty.MEDIUM
-        assert c.difficulty_reason.startswith("Medium: 2 steps, 2 claims to judge")
+        assert c.difficulty_reason.startswith("Medium: 2 steps, 2 claims")
         assert {o.text for o in c.options} == set(ASSERTION_REASON_OPTIONS)
         assert c.option(c.correct_key).text == ASSERTION_REASON_OPTIONS[case]
     assert set(cases) == {0, 1, 2, 3} and len(set(cases.values())) == 1

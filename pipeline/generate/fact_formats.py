@@ -4,7 +4,7 @@ near miss: what the fact drafter and the relabeller share."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -149,3 +149,19 @@ def claims_demand(
     return Demand(
         claims=claims, near_miss=any(near), all_near=bool(near) and all(near) and all_close
     )
+
+
+def one_swap_codings(key: str, others: Collection[str]) -> bool:
+    """Every other coding ("A-II, B-IV, …") differs from the key's in exactly two rows."""
+    rows = key.split(", ")
+    return all(sum(a != b for a, b in zip(o.split(", "), rows, strict=True)) == 2 for o in others)
+
+
+def statement_code(letters: Sequence[str]) -> str:
+    """The NTA's code for a set of statements: "A and C only", "A, B and D only"; all four
+    are "A, B, C and D"."""
+    letters = sorted(letters)
+    if len(letters) == 1:
+        return f"{letters[0]} only"
+    only = "" if len(letters) == 4 else " only"
+    return f"{', '.join(letters[:-1])} and {letters[-1]}{only}"

@@ -38,6 +38,8 @@ from pipeline.generate.fact_formats import (
     claims_demand,
     near_miss,
     near_to_entity,
+    one_swap_codings,
+    statement_code,
 )
 from pipeline.generate.streams import live_topics_of, round_robin
 
@@ -340,12 +342,6 @@ def two_statements_draft(
     )
 
 
-def one_swap_codings(key: str, others: Collection[str]) -> bool:
-    """Every other coding ("A-II, B-IV, …") differs from the key's in exactly two rows."""
-    rows = key.split(", ")
-    return all(sum(a != b for a, b in zip(o.split(", "), rows, strict=True)) == 2 for o in others)
-
-
 def match_list_draft(
     table: FactTable,
     seed: int,
@@ -473,16 +469,6 @@ def how_many_draft(
 
 
 MULTI_STATEMENT_STEM = "Consider the following statements:"
-
-
-def statement_code(letters: Sequence[str]) -> str:
-    """The NTA's code for a set of statements: "A and C only", "A, B and D only"; all four
-    are "A, B, C and D"."""
-    letters = sorted(letters)
-    if len(letters) == 1:
-        return f"{letters[0]} only"
-    only = "" if len(letters) == 4 else " only"
-    return f"{', '.join(letters[:-1])} and {letters[-1]}{only}"
 
 
 def multi_statement_draft(

@@ -21,6 +21,7 @@ from kb.references import ReferenceQuestion
 from kb.syllabus import Syllabus, load_syllabus
 from pipeline.assemble.blueprint import Blueprint, load_blueprint
 from pipeline.generate.drafter import Drafter, OfflineDrafter
+from pipeline.generate.sequences import load_sequences
 from pipeline.llm.usage import TokenBudget, UsageLedger
 from pipeline.templates.catalogue import TEMPLATES, TEMPLATES_BY_ID
 from pipeline.verify.dedupe import NearDuplicateGate
@@ -95,7 +96,8 @@ def _offline_providers(
 ) -> tuple[Drafter, Solver]:
     """The offline engine: parametric templates and fact tables, and the independent solver."""
     elements = load_element_data(settings.data_dir)
-    drafter = OfflineDrafter(syllabus, kb, TEMPLATES, elements, settings.data_dir)
+    sequences = load_sequences(settings.data_dir, kb)
+    drafter = OfflineDrafter(syllabus, kb, TEMPLATES, elements, settings.data_dir, sequences)
     return drafter, OfflineSolver(kb, TEMPLATES_BY_ID)
 
 

@@ -20,6 +20,7 @@ from kb.syllabus import load_syllabus
 from pipeline.compose import build_embedder
 from pipeline.fill.coverage import DEFAULT_TOPIC_FLOOR, generator_supply
 from pipeline.generate.drafter import OfflineDrafter
+from pipeline.generate.sequences import load_sequences
 from pipeline.templates.catalogue import TEMPLATES, TEMPLATES_BY_ID
 from pipeline.verify.dedupe import NearDuplicateGate
 from pipeline.verify.solver import OfflineSolver
@@ -34,7 +35,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     syllabus = load_syllabus(args.data)
     kb = load_knowledge_base(args.data)
-    drafter = OfflineDrafter(syllabus, kb, TEMPLATES, load_element_data(args.data), args.data)
+    drafter = OfflineDrafter(
+        syllabus,
+        kb,
+        TEMPLATES,
+        load_element_data(args.data),
+        args.data,
+        load_sequences(args.data, kb),
+    )
     solver = OfflineSolver(kb, TEMPLATES_BY_ID)
     topics = [
         t

@@ -73,6 +73,20 @@ def _adjacent_swaps(key: tuple[str, ...], other: tuple[str, ...]) -> int | None:
     return None
 
 
+def _near(key: tuple[str, ...], other: tuple[str, ...]) -> bool:
+    """`other` is `key` with one or two separate neighbouring pairs swapped (a near miss)."""
+    k, o = list(key), list(other)
+    i = 0
+    while i < len(k) - 1:
+        if k[i] != o[i]:
+            if (k[i], k[i + 1]) != (o[i + 1], o[i]):
+                return False
+            i += 2
+        else:
+            i += 1
+    return k[-1] == o[-1] or (len(k) > 1 and k[-2:] == o[-2:][::-1])
+
+
 def test_sequences_span_the_four_subjects_under_live_topics_of_each(
     sequences: tuple[Sequence_, ...], kb: KnowledgeBase, syllabus: Syllabus
 ) -> None:
@@ -187,9 +201,9 @@ def test_labels_follow_the_rubric_and_both_medium_and_hard_appear(
         c = d.content
         key = parse_option(c.option(c.correct_key).text)
         others = [parse_option(o.text) for o in c.options if o.key != c.correct_key]
-        near_miss = all(_adjacent_swaps(key, o) == 1 for o in others)
+        near = [_near(key, o) for o in others]
         need = difficulty.Demand(
-            claims=len(items[d.provenance.template_id]) - 1, near_miss=near_miss
+            claims=len(items[d.provenance.template_id]) - 1, near_miss=any(near), all_near=all(near)
         )
         label, reason = difficulty.rated(need)
         assert c.difficulty is label, d.provenance.template_id
@@ -200,10 +214,16 @@ def test_labels_follow_the_rubric_and_both_medium_and_hard_appear(
         assert sequence_drafts(sequences, subject, Difficulty.EASY, syllabus) == []
 
 
-def test_the_medium_options_single_out_no_key_without_the_content(drafts: list[Draft]) -> None:
-    """A Medium draft's options are the four orders of two separate pairs: each option is one
-    swap from two others, and at each position as many options agree with the key as not."""
+def test_no_options_single_out_the_key_without_the_content(drafts: list[Draft]) -> None:
+    """A Hard draft's options are the four orders of two separate pairs: each option is one
+    swap from two others, and at each position as many options agree with the key as not. A
+    Medium draft's key is one swap from one option, which is one swap from it alone."""
     for d in (d for d in drafts if d.content.difficulty is Difficulty.MEDIUM):
+        orders = [parse_option(o.text) for o in d.content.options]
+        for order in orders:
+            near = [o for o in orders if o != order and _adjacent_swaps(order, o) == 1]
+            assert len(near) <= 1, d.provenance.template_id
+    for d in (d for d in drafts if d.content.difficulty is Difficulty.HARD):
         c = d.content
         orders = [parse_option(o.text) for o in c.options]
         for order in orders:

@@ -20,6 +20,7 @@ from pipeline.generate.elements import element_drafts
 from pipeline.generate.facts import fact_drafts
 from pipeline.generate.genetics import genetics_drafts
 from pipeline.generate.numerical import NumericalTemplate, numerical_drafts
+from pipeline.generate.sequences import Sequence_, sequence_drafts
 from pipeline.generate.streams import round_robin
 
 
@@ -64,8 +65,8 @@ class CallDrafter(Protocol):
 
 @dataclass(frozen=True)
 class OfflineDrafter:
-    """The embedded drafter: parametric numericals, fact-table, element-data and genetics
-    questions."""
+    """The embedded drafter: parametric numericals, fact-table, element-data, genetics and
+    ordering questions."""
 
     syllabus: Syllabus
     kb: KnowledgeBase
@@ -73,6 +74,8 @@ class OfflineDrafter:
     elements: ElementData | None = None
     # Where the genetics forms and traits are (data/kb/genetics); None: no genetics questions.
     data_dir: Path | None = None
+    # The authored sequences the ordering questions come from (data/kb/sequences).
+    sequences: tuple[Sequence_, ...] = ()
 
     def drafts(
         self,
@@ -118,6 +121,14 @@ class OfflineDrafter:
                 stream
                 for of_topic, stream in genetics_drafts(
                     subject, difficulty, self.syllabus, self.data_dir
+                )
+                if in_unit(of_topic)
+            ]
+        if self.sequences:
+            facts += [
+                stream
+                for of_topic, stream in sequence_drafts(
+                    self.sequences, subject, difficulty, self.syllabus
                 )
                 if in_unit(of_topic)
             ]

@@ -9,15 +9,17 @@ confuses two adjacent items.
 The rubric (pipeline/difficulty.py) counts the adjacent relations a student must know, one per
 neighbouring pair (claims = items − 1), and asks how close the distractors are:
 
-- near variant: every distractor is one adjacent swap from the key (near miss): Hard. The key is
-  then the one option a single swap from all the others, and at every position it holds the
-  letter most options hold: a test-wise student can find it without the content. The rubric asks
-  for this variant; the square variant below has no such tell.
 - square variant: two separate neighbouring pairs of the key are each swapped, alone and
   together, so the four options are the four ways to order those two pairs: two distractors one
-  swap from the key and one two swaps away: Medium. Every option is one swap from two others and
-  two swaps from the third, and at every position two options agree with the key and two do not,
-  so nothing but the two pairs' true order singles the key out.
+  swap from the key and one two swaps away. Every distractor is a near miss (only neighbours
+  swapped): Hard. Every option is one swap from two others and two swaps from the third, and at
+  every position two options agree with the key and two do not, so nothing but the two pairs'
+  true order singles the key out. (Three distractors each one swap from the key would make the
+  key the one option a swap from all the others: a convergence cue a test-wise student uses
+  without the content. No variant does that.)
+- mixed variant: one distractor swaps a neighbouring pair (a near miss), the other two are far
+  (three or more items out of place): a judgement between close options, Medium. The key and the
+  near distractor are each one swap from the other and far from the rest: no cue either.
 
 Every sequence gives drafts of both variants under different letterings, deterministic by seed;
 all drafts of one sequence share a near-duplicate group (the `key` parameter holds a `|`).
@@ -44,7 +46,7 @@ from core.records import (
     Subject,
     choice_draft,
 )
-from kb.knowledge import Chunk, load_knowledge_base
+from kb.knowledge import Chunk, KnowledgeBase, load_knowledge_base
 from kb.syllabus import Syllabus
 from pipeline.difficulty import Demand, difficulty_reason, rated
 
@@ -57,7 +59,7 @@ SEQUENCES_DIR = Path("kb") / "sequences"
 LETTERS = "ABCDE"
 MIN_ITEMS, MAX_ITEMS = 4, 5
 # Drafts per sequence and variant, each under its own lettering of the items: seeds
-# 0 .. 2 × LETTERINGS_PER_VARIANT − 1, even seeds the near variant, odd seeds the square one.
+# 0 .. 2 × LETTERINGS_PER_VARIANT − 1, even seeds the mixed variant, odd seeds the square one.
 LETTERINGS_PER_VARIANT = 3
 CLOSING = "Choose the correct answer from the options given below:"
 BOOKS = {
@@ -68,8 +70,8 @@ BOOKS = {
 }
 ROMAN = {11: "XI", 12: "XII"}
 
-Variant = Literal["near", "square"]
-VARIANTS: tuple[Variant, ...] = ("near", "square")
+Variant = Literal["mixed", "square"]
+VARIANTS: tuple[Variant, ...] = ("mixed", "square")
 Ordering = tuple[str, ...]
 
 
@@ -127,10 +129,11 @@ def stating_sentences(chunk: Chunk, items: Sequence[str]) -> tuple[str, ...]:
     return tuple(text.sentences[i] for i in sorted({f[0] for f in firsts if f is not None}))
 
 
-def load_sequences(data_dir: Path) -> tuple[Sequence_, ...]:
+def load_sequences(data_dir: Path, kb: KnowledgeBase | None = None) -> tuple[Sequence_, ...]:
     """Every authored sequence under `data_dir/kb/sequences`, in file order, each with the
-    sentences of its chunk that state it; ids are unique and every chunk exists."""
-    chunks = load_knowledge_base(data_dir).chunks
+    sentences of its chunk that state it (from `kb`, loaded from `data_dir` when not given);
+    ids are unique and every chunk exists."""
+    chunks = (kb or load_knowledge_base(data_dir)).chunks
     found: list[Sequence_] = []
     for path in sorted((data_dir / SEQUENCES_DIR).glob("*.json")):
         raw = json.loads(path.read_text(encoding="utf-8"))
@@ -151,9 +154,9 @@ def load_sequences(data_dir: Path) -> tuple[Sequence_, ...]:
 
 
 def demand(n_items: int, variant: Variant) -> Demand:
-    """One adjacent relation to know per neighbouring pair; near miss when every distractor is
-    one adjacent swap from the key (the near variant)."""
-    return Demand(claims=n_items - 1, near_miss=variant == "near")
+    """One adjacent relation to know per neighbouring pair; every distractor a near miss in the
+    square variant, one of them in the mixed one."""
+    return Demand(claims=n_items - 1, near_miss=True, all_near=variant == "square")
 
 
 def _swapped(order: Ordering, at: int) -> Ordering:
@@ -163,11 +166,19 @@ def _swapped(order: Ordering, at: int) -> Ordering:
 
 
 def distractors(key: Ordering, variant: Variant, rng: random.Random) -> list[Ordering]:
-    """Three orderings near the key: three of its neighbouring pairs each swapped (near), or two
-    separate pairs swapped alone and together (square)."""
+    """Three orderings: two separate neighbouring pairs of the key swapped alone and together
+    (square), or one pair swapped and two orderings with three or more items out of place
+    (mixed)."""
     places = range(len(key) - 1)
-    if variant == "near":
-        return [_swapped(key, at) for at in rng.sample(places, 3)]
+    if variant == "mixed":
+        near = _swapped(key, rng.choice(places))
+        far = [
+            p
+            for p in itertools.permutations(key)
+            if sum(a != b for a, b in zip(p, key, strict=True)) >= 3
+            and sum(a != b for a, b in zip(p, near, strict=True)) >= 3
+        ]
+        return [near, *rng.sample(sorted(far), 2)]
     a, b = rng.choice([(a, b) for a in places for b in places if b >= a + 2])
     return [_swapped(key, a), _swapped(key, b), _swapped(_swapped(key, a), b)]
 
@@ -226,8 +237,9 @@ def sequence_draft(sequence: Sequence_, seed: int, syllabus: Syllabus) -> Draft:
     need = demand(n, variant)
     label, _ = rated(need)
     what = (
-        f"{n - 1} neighbouring pairs to order; every distractor swaps one pair of the key"
-        if variant == "near"
+        f"{n - 1} neighbouring pairs to order; one distractor swaps a pair of the key, the "
+        "others put three or more items out of place"
+        if variant == "mixed"
         else f"{n - 1} neighbouring pairs to order; the options are the four orders of two "
         "separate pairs, one distractor two swaps from the key"
     )

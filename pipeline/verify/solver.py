@@ -23,10 +23,12 @@ from pipeline.generate.fact_formats import statement_code
 from pipeline.generate.facts import COUNTED, PAIR_SPLIT
 from pipeline.generate.genetics import TEMPLATE_PREFIX as GENETICS_PREFIX
 from pipeline.generate.numerical import NumericalTemplate, Quantity
+from pipeline.generate.sequences import TEMPLATE_PREFIX as SEQUENCE_PREFIX
 from pipeline.quantities.numbers import number_and_unit, stated_quantities
 from pipeline.quantities.units import UnknownUnitError, same_dimension, si_factor
 from pipeline.verify.element_solver import SOLVER_NAME, element_answer
 from pipeline.verify.genetics_solver import genetics_answer
+from pipeline.verify.sequence_solver import SequenceSolver
 
 NUMERIC_TOLERANCE = 0.01
 MIN_SUPPORT = 0.5
@@ -380,12 +382,15 @@ class OfflineSolver:
     def __init__(self, kb: KnowledgeBase, templates: Mapping[str, NumericalTemplate]) -> None:
         self._templates = templates
         self._indexes = {s: subject_index(kb, s) for s in Subject}
+        self._sequences = SequenceSolver(kb)
 
     def solve(self, view: SolverView) -> SolverAnswer:
         if view.template_id.startswith(ELEMENT_PREFIX):
             return element_answer(view)
         if view.template_id.startswith(GENETICS_PREFIX):
             return genetics_answer(view)
+        if view.template_id.startswith(SEQUENCE_PREFIX):
+            return self._sequences.answer(view)
         if view.format is QuestionFormat.NUMERICAL:
             template = self._templates.get(view.template_id)
             if template is None:

@@ -130,8 +130,13 @@ def near_miss(table: FactTable, true_value: str, false_value: str) -> bool:
     """A false value close to the true one: they share a content word that few of the table's
     values have ("anterior pituitary" for "posterior pituitary"), so only knowing the fact
     tells them apart."""
-    shared = content_tokens(true_value) & content_tokens(false_value)
+    shared = _tokens(true_value) & _tokens(false_value)
     return bool(shared - common_words(table))
+
+
+@lru_cache(maxsize=65536)
+def _tokens(value: str) -> frozenset[str]:
+    return content_tokens(value)
 
 
 def near_to_entity(table: FactTable, entity: str, value: str) -> bool:

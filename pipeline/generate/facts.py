@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Collection, Iterator, Sequence
+from functools import lru_cache
 
 from core.ids import digest
 from core.records import (
@@ -69,10 +70,16 @@ def _as_question(stem: str) -> str:
     return stem if stem.endswith(("?", ":", ".")) else stem + ":"
 
 
+@lru_cache(maxsize=8192)
+def _sentences_of(text: str) -> tuple[str, ...]:
+    """A chunk's sentences, split once: every draft of a fact quotes the one stating it."""
+    return tuple(sentences(text))
+
+
 def supporting_sentence(kb: KnowledgeBase, fact: Fact) -> str | None:
     """The chunk sentence that states the fact (entity and value together), if any."""
     chunk = kb.chunks[fact.chunk_id]
-    for s in sentences(chunk.text):
+    for s in _sentences_of(chunk.text):
         low = s.lower()
         if fact.entity.lower() in low and fact.value.lower() in low:
             return s

@@ -62,7 +62,7 @@ def _fact_demand(question: Question, table: FactTable, kind: str) -> Demand | No
     if kind == "reverse":
         return Demand(reversed=True)
     if kind.startswith("incorrect_pair"):
-        parts = facts.PAIR_SPLIT.split(key_text)
+        parts = fact_formats.PAIR_SPLIT.split(key_text)
         return (
             fact_formats.claims_demand(table, 4, [(parts[0], parts[1])])
             if len(parts) == 2
@@ -72,7 +72,10 @@ def _fact_demand(question: Question, table: FactTable, kind: str) -> Demand | No
         swapped = [fact_formats.one_swap_codings(key_text, [t]) for t in others]
         return Demand(claims=4, near_miss=any(swapped), all_near=all(swapped))
     if kind.startswith("how_many_correct"):
-        pairs = [facts.PAIR_SPLIT.split(line) for _, line in facts.COUNTED.findall(c.stem_markdown)]
+        pairs = [
+            fact_formats.PAIR_SPLIT.split(line)
+            for _, line in fact_formats.COUNTED.findall(c.stem_markdown)
+        ]
         false = [(p[0], p[1]) for p in pairs if len(p) == 2 and not table.is_fact(p[0], p[1])]
         return fact_formats.claims_demand(table, 4, false)
     if kind.startswith("two_statements"):

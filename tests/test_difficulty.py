@@ -107,7 +107,7 @@ def test_near_variants_measure_what_they_claim(kb: KnowledgeBase, syllabus: Syll
                 if d is None:
                     continue
                 key = d.content.option(d.content.correct_key).text
-                entity, value = facts.PAIR_SPLIT.split(key)
+                entity, value = fact_formats.PAIR_SPLIT.split(key)
                 assert fact_formats.near_to_entity(table, entity, value) is near
                 assert d.content.difficulty is (H if near else E)
                 checked += 1

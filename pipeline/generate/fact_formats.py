@@ -3,6 +3,7 @@ near miss: what the fact drafter and the relabeller share."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -115,6 +116,13 @@ FORMATS_BY_DIFFICULTY: dict[Difficulty, tuple[FactFormat, ...]] = {
     ),
     Difficulty.HARD: (MULTI_STATEMENT_CLOSE, MATCH_LIST_CLOSE, ODD_PAIR_CLOSE, HOW_MANY_CLOSE),
 }
+
+
+# How a pair is written ("entity — value"), a pairing line of a how-many question ("- (a)
+# entity — value"), and how a coded statement set begins.
+PAIR_SPLIT = re.compile(r"\s+[—–]\s+")
+COUNTED = re.compile(r"^- \(([a-d])\)\s*(.+)$", re.M)
+MULTI_STATEMENT_STEM = "Consider the following statements:"
 
 
 @lru_cache(maxsize=4096)

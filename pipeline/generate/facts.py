@@ -7,7 +7,6 @@ true for the asked entity or value.
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Collection, Iterator, Sequence
 from functools import lru_cache
 
@@ -30,6 +29,7 @@ from pipeline.generate.fact_formats import (
     MATCH_LIST_CLOSE,
     MULTI_STATEMENT,
     MULTI_STATEMENT_CLOSE,
+    MULTI_STATEMENT_STEM,
     ODD_PAIR,
     ODD_PAIR_CLOSE,
     REVERSE,
@@ -475,9 +475,6 @@ def how_many_draft(
     )
 
 
-MULTI_STATEMENT_STEM = "Consider the following statements:"
-
-
 def multi_statement_draft(
     table: FactTable,
     seed: int,
@@ -594,8 +591,3 @@ def fact_drafts(
     )
     # A format offers drafts at a difficulty; what each draft measured decides its label.
     yield from (d for d in streams if d.content.difficulty is difficulty)
-
-
-PAIR_SPLIT = re.compile(r"\s+[—–]\s+")
-# A pairing line of a how-many question: "- (a) entity — value".
-COUNTED = re.compile(r"^- \(([a-d])\)\s*(.+)$", re.M)

@@ -19,8 +19,7 @@ from core.records import OPTION_KEYS, OptionKey, QuestionFormat, SolverAnswer, S
 from kb.knowledge import KnowledgeBase
 from kb.retrieval import SentenceIndex, content_tokens, subject_index
 from pipeline.generate.elements import TEMPLATE_PREFIX as ELEMENT_PREFIX
-from pipeline.generate.fact_formats import statement_code
-from pipeline.generate.facts import COUNTED, PAIR_SPLIT
+from pipeline.generate.fact_formats import COUNTED, PAIR_SPLIT, statement_code
 from pipeline.generate.genetics import TEMPLATE_PREFIX as GENETICS_PREFIX
 from pipeline.generate.numerical import NumericalTemplate, Quantity
 from pipeline.generate.sequences import TEMPLATE_PREFIX as SEQUENCE_PREFIX

@@ -244,15 +244,17 @@ def with_multi_step(
     """
     lo, hi = key_range
     chosen = list(chosen)
+    have = sum(int(index.steps[r]) >= MULTI_STEP for r in chosen)
+    if have >= minimum:
+        return chosen
     keys = Counter(int(index.key[r]) for r in chosen)
     groups = Counter(int(index.group[r]) for r in chosen)
     enemies = Counter(int(index.enemy[r]) for r in chosen)
     classes = Counter((int(index.difficulty[r]), int(index.klass[r])) for r in chosen)
-    have = sum(int(index.steps[r]) >= MULTI_STEP for r in chosen)
     by_cell: dict[tuple[int, int], list[int]] = {}
-    for r in spare:
-        if int(index.steps[r]) >= MULTI_STEP:
-            by_cell.setdefault((int(index.unit[r]), int(index.difficulty[r])), []).append(r)
+    rows = np.asarray(spare, dtype=np.int64)
+    for r in rows[index.steps[rows] >= MULTI_STEP].tolist():  # best first, as `spare` is
+        by_cell.setdefault((int(index.unit[r]), int(index.difficulty[r])), []).append(r)
     while have < minimum:
         best: tuple[int, int, int] | None = None  # (priority of the newcomer, position, row)
         taken = set(chosen)

@@ -182,7 +182,12 @@ def numerical_draft(template: NumericalTemplate, seed: int, syllabus: Syllabus) 
     si = template.si(shown)
     try:
         answer = round_sig(template.compute(si) / template.unknown.si, ANSWER_SIG_FIGS)
-    except (ZeroDivisionError, ValueError):
+        steps_tex = {
+            s.finds.symbol: tex_number(s.compute(si) / s.finds.si, ANSWER_SIG_FIGS)
+            for s in template.chain
+            if s.compute is not None
+        }
+    except (ArithmeticError, ValueError):
         return None
     if not math.isfinite(answer) or answer == 0:
         return None
@@ -210,11 +215,6 @@ def numerical_draft(template: NumericalTemplate, seed: int, syllabus: Syllabus) 
     )
     answer_tex = template.unknown.tex(answer, given=False)
     values_tex = {q.symbol: tex_given(shown[q.symbol]) for q in template.givens}
-    steps_tex = {
-        s.finds.symbol: tex_number(s.compute(si) / s.finds.si, ANSWER_SIG_FIGS)
-        for s in template.chain
-        if s.compute is not None
-    }
     explanation = (
         template.method.format(**values_tex, **steps_tex, answer=answer_tex)
         + "\n\nCommon slips behind the other options: "

@@ -95,6 +95,10 @@ def snapshot_frame(raw: pl.DataFrame) -> pl.DataFrame:
     # every question but a fact's (whose form the next nightly's snapshot carries).
     if "family" not in raw.columns:
         raw = raw.with_columns((pl.col("template_id") + "|" + pl.col("format")).alias("family"))
+    # Snapshots written before the rubric's steps were a column: counted as single-step (the
+    # next nightly's snapshot carries them).
+    if "steps" not in raw.columns:
+        raw = raw.with_columns(pl.lit(1, dtype=pl.Int8).alias("steps"))
     return raw.select(list(SNAPSHOT_SCHEMA)).cast(SNAPSHOT_SCHEMA)
 
 

@@ -29,7 +29,7 @@ REASONS = ("other_dimension", "out_of_bounds", "order_of_magnitude")
 def _si(value: float, unit: str) -> float | None:
     try:
         return value * si_factor(unit) if unit else value
-    except UnknownUnitError:
+    except (UnknownUnitError, ArithmeticError, ValueError):
         return None
 
 
@@ -62,7 +62,7 @@ def numerical_giveaway(draft: Draft) -> str | None:
             except UnknownUnitError:
                 return "other_dimension"
         a, b = _si(value, unit), _si(key_value, key_unit)
-        if a is None or b is None or a == 0 or b == 0:
+        if a is None or b is None or a == 0 or b == 0 or not math.isfinite(a / b):
             continue
         ratio = abs(math.log10(abs(a / b)))
         if ratio > math.log10(MAX_FACTOR) + 1e-9 and option.text not in slips:

@@ -35,7 +35,6 @@ Rating = tuple[Difficulty, str]
 
 _STATEMENT = re.compile(r"\*\*Statement (?:I|II):\*\*\s*(.+)")
 _LETTERED = re.compile(r"^[A-E]\.\s+(.+)$", re.M)
-_LETTERS = re.compile(r"\b[A-E]\b")
 
 
 def _false_claims(table: FactTable, texts: list[str]) -> list[tuple[str, str]] | None:
@@ -83,8 +82,7 @@ def _fact_demand(question: Question, table: FactTable, kind: str) -> Demand | No
         return None if false_two is None else fact_formats.claims_demand(table, 2, false_two)
     if kind.startswith("multi_statement"):
         false_set = _false_claims(table, _LETTERED.findall(c.stem_markdown))
-        key = set(_LETTERS.findall(key_text))
-        one_off = all(len(set(_LETTERS.findall(t)) ^ key) == 1 for t in others)
+        one_off = fact_formats.same_size_codes(key_text, others)
         return (
             None if false_set is None else fact_formats.claims_demand(table, 4, false_set, one_off)
         )

@@ -238,3 +238,25 @@ def test_the_giveaway_screen_names_each_kind_of_giveaway(syllabus: Syllabus) -> 
     assert screen_refusal(_with_option(draft, r"$5.00\ \mathrm{kg}$")) == (
         "giveaway: other_dimension"
     )
+
+
+def test_a_hard_statement_set_hides_its_key_among_equals(
+    kb: KnowledgeBase, syllabus: Syllabus
+) -> None:
+    """The near variant's options are the four three-letter codes: none is told apart by its
+    length or by sharing letters with all the others."""
+    seen = 0
+    for table in kb.fact_tables[:150]:
+        for seed in range(4):
+            d = facts.multi_statement_draft(table, seed, kb, syllabus, None, near=True)
+            if d is None:
+                continue
+            codes = sorted(o.text for o in d.content.options)
+            assert codes == [
+                "A, B and C only",
+                "A, B and D only",
+                "A, C and D only",
+                "B, C and D only",
+            ]
+            seen += 1
+    assert seen > 50

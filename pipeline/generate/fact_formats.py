@@ -178,3 +178,10 @@ def statement_code(letters: Sequence[str]) -> str:
         return f"{letters[0]} only"
     only = "" if len(letters) == 4 else " only"
     return f"{', '.join(letters[:-1])} and {letters[-1]}{only}"
+
+
+def same_size_codes(key: str, others: Collection[str]) -> bool:
+    """Every other statement code names as many statements as the key's: the options are then
+    close (each swaps a true statement for a false one) and none stands out by its length."""
+    size = len(re.findall(r"\b[A-E]\b", key))
+    return all(len(re.findall(r"\b[A-E]\b", o)) == size for o in others)

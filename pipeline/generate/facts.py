@@ -40,6 +40,7 @@ from pipeline.generate.fact_formats import (
     near_miss,
     near_to_entity,
     one_swap_codings,
+    same_size_codes,
     statement_code,
 )
 from pipeline.generate.streams import live_topics_of, round_robin
@@ -493,7 +494,9 @@ def multi_statement_draft(
     facts = _distinct_entity_facts(asked, 4, rng)
     if facts is None or statement(table, "x", "y") is None:
         return None
-    n_true = 2 + seed % 2
+    # Near: three true statements and the options the four three-letter codes, so no option
+    # stands out by its length or by sharing letters with all the others.
+    n_true = 3 if near else 2 + seed % 2
     claims, notes = [], []
     for i, fact in enumerate(facts):
         true = i < n_true
@@ -509,11 +512,11 @@ def multi_statement_draft(
     all_sets = [[c for i, c in enumerate(letters) if mask >> i & 1] for mask in range(1, 16)]
     others = [x for x in all_sets if x != key and len(x) >= 2]
     if near:
-        others = [x for x in others if len(set(x) ^ set(key)) == 1]
+        others = [x for x in others if len(x) == len(key)]
     if len(others) < 3:
         return None
     wrong = rng.sample(others, 3)
-    one_off = all(len(set(x) ^ set(key)) == 1 for x in wrong)
+    one_off = same_size_codes(statement_code(key), [statement_code(x) for x in wrong])
     lines = "\n\n".join(
         f"{c}. {statement(table, f.entity, v)}"
         for c, (f, v, _) in zip(letters, claims, strict=True)

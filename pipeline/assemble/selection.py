@@ -14,6 +14,7 @@ from core.records import OPTION_KEYS, Difficulty, Subject
 from pipeline.assemble.flow import Candidates, Choice, max_flow
 from pipeline.assemble.index import PoolIndex
 from pipeline.assemble.request import DIFFICULTIES
+from pipeline.difficulty import MEDIUM_STEPS
 
 
 def greedy(
@@ -97,6 +98,25 @@ def swap_candidates(index: PoolIndex, spare: NDArray[np.int64], chosen: int) -> 
     return spare[np.sort(best[rank <= 2 * chosen])]
 
 
+def _count_swap(
+    index: PoolIndex,
+    out: int,
+    into: int,
+    keys: Counter[int],
+    groups: Counter[int],
+    enemies: Counter[int],
+) -> None:
+    """The chosen questions' key, conflict-group and near-duplicate counts after row `out`
+    gives way to row `into`."""
+    for counter, old, new in (
+        (keys, index.key[out], index.key[into]),
+        (groups, index.group[out], index.group[into]),
+        (enemies, index.enemy[out], index.enemy[into]),
+    ):
+        counter[int(old)] -= 1
+        counter[int(new)] += 1
+
+
 def balanced_keys(
     index: PoolIndex,
     chosen: list[int],
@@ -148,13 +168,7 @@ def balanced_keys(
         _, j, r = best
         q = chosen[j]
         chosen[j] = r
-        for counter, old, new in (
-            (keys, index.key[q], index.key[r]),
-            (groups, index.group[q], index.group[r]),
-            (enemies, index.enemy[q], index.enemy[r]),
-        ):
-            counter[int(old)] -= 1
-            counter[int(new)] += 1
+        _count_swap(index, q, r, keys, groups, enemies)
     return chosen
 
 
@@ -220,7 +234,9 @@ def key_shortfall(
     return dict(cells)
 
 
-MULTI_STEP = 2  # steps from which a question counts as multi-step or multi-concept
+# Steps from which a question counts as multi-step or multi-concept: the rubric's own (a chain
+# of two concepts has at least two steps, and its reason names them).
+MULTI_STEP = MEDIUM_STEPS
 
 
 def with_multi_step(
@@ -286,13 +302,7 @@ def with_multi_step(
         q = chosen[j]
         chosen[j] = r
         have += 1
-        for counter, old, new in (
-            (keys, index.key[q], index.key[r]),
-            (groups, index.group[q], index.group[r]),
-            (enemies, index.enemy[q], index.enemy[r]),
-        ):
-            counter[int(old)] -= 1
-            counter[int(new)] += 1
+        _count_swap(index, q, r, keys, groups, enemies)
         classes[(int(index.difficulty[q]), int(index.klass[q]))] -= 1
         classes[(int(index.difficulty[r]), int(index.klass[r]))] += 1
     return chosen

@@ -84,24 +84,6 @@ MULTI_STATEMENT_CLOSE = FactFormat(
     QuestionFormat.MULTI_STATEMENT,
     near=True,
 )
-FORMATS_BY_KIND = {
-    f.kind: f
-    for f in (
-        FORWARD,
-        FORWARD_CLOSE,
-        REVERSE,
-        TWO_STATEMENTS,
-        TWO_STATEMENTS_CLOSE,
-        ODD_PAIR,
-        ODD_PAIR_CLOSE,
-        MATCH_LIST,
-        MATCH_LIST_CLOSE,
-        HOW_MANY,
-        HOW_MANY_CLOSE,
-        MULTI_STATEMENT,
-        MULTI_STATEMENT_CLOSE,
-    )
-}
 # Which formats can make drafts at each difficulty; each draft's own label decides (a format
 # whose false values are drawn at random makes all three, by what it drew).
 FORMATS_BY_DIFFICULTY: dict[Difficulty, tuple[FactFormat, ...]] = {
@@ -116,6 +98,8 @@ FORMATS_BY_DIFFICULTY: dict[Difficulty, tuple[FactFormat, ...]] = {
     ),
     Difficulty.HARD: (MULTI_STATEMENT_CLOSE, MATCH_LIST_CLOSE, ODD_PAIR_CLOSE, HOW_MANY_CLOSE),
 }
+# Every format by the kind its drafts record (provenance `format`): the relabeller's lookup.
+FORMATS_BY_KIND = {f.kind: f for fs in FORMATS_BY_DIFFICULTY.values() for f in fs}
 
 
 # How a pair is written ("entity — value"), a pairing line of a how-many question ("- (a)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from core.ids import question_id
 from core.records import Difficulty, Question, Subject
@@ -37,14 +37,21 @@ _STATEMENT = re.compile(r"\*\*Statement (?:I|II):\*\*\s*(.+)")
 _LETTERED = re.compile(r"^[A-E]\.\s+(.+)$", re.M)
 
 
-def _false_claims(table: FactTable, texts: list[str]) -> list[tuple[str, str]] | None:
-    """The (entity, value) of each statement the table says is false; None when a statement is
-    not one the table's stem makes."""
-    said = {
+@lru_cache(maxsize=1024)
+def _statements(table: FactTable) -> dict[str | None, tuple[str, str]]:
+    """Every statement the table's stem makes, true or not, with its (entity, value): built once
+    per table, not once per stored question."""
+    return {
         facts.statement(table, e, v): (e, v)
         for e in {f.entity for f in table.facts}
         for v in {f.value for f in table.facts}
     }
+
+
+def _false_claims(table: FactTable, texts: list[str]) -> list[tuple[str, str]] | None:
+    """The (entity, value) of each statement the table says is false; None when a statement is
+    not one the table's stem makes."""
+    said = _statements(table)
     claims = [said.get(t.strip()) for t in texts]
     if None in claims:
         return None

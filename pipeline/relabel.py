@@ -75,8 +75,7 @@ def _fact_demand(question: Question, table: FactTable, kind: str) -> Demand | No
             else None
         )
     if kind.startswith("match_list"):
-        swapped = [fact_formats.one_swap_codings(key_text, [t]) for t in others]
-        return Demand(claims=4, near_miss=any(swapped), all_near=all(swapped))
+        return fact_formats.coding_demand(key_text, others)
     if kind.startswith("how_many_correct"):
         pairs = [
             fact_formats.PAIR_SPLIT.split(line)

@@ -4,7 +4,7 @@ questions are stored anew and the old records withdrawn; giveaway distractors ar
 from __future__ import annotations
 
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import pytest
@@ -260,3 +260,37 @@ def test_a_hard_statement_set_hides_its_key_among_equals(
             ]
             seen += 1
     assert seen > 50
+
+
+def test_a_hard_match_list_gives_no_convergence_cue(kb: KnowledgeBase, syllabus: Syllabus) -> None:
+    """The near variant's codings are the four ways to order two separate pairs of rows: every
+    option is one swap from exactly two others, and every row reads the same in exactly two
+    options, so no option is the 'centre' a test-wise student would pick without the content."""
+    seen = 0
+    for table in kb.fact_tables[:150]:
+        for seed in range(4):
+            d = facts.match_list_draft(table, seed, kb, syllabus, None, near=True)
+            if d is None:
+                continue
+            codings = [o.text.split(", ") for o in d.content.options]
+            for coding in codings:
+                one_swap = [
+                    other
+                    for other in codings
+                    if sum(a != b for a, b in zip(coding, other, strict=True)) == 2
+                ]
+                assert len(one_swap) == 2
+            for row in range(4):
+                assert Counter(c[row] for c in codings).most_common(1)[0][1] == 2
+            assert d.content.difficulty is H
+            seen += 1
+    assert seen > 50
+
+
+def test_three_codings_one_swap_from_the_key_are_not_hard() -> None:
+    """Three wrong codings each one swap from the key converge on it: a Medium judgement at most."""
+    key = "A-I, B-II, C-III, D-IV"
+    centred = ["A-II, B-I, C-III, D-IV", "A-I, B-III, C-II, D-IV", "A-I, B-II, C-IV, D-III"]
+    square = ["A-II, B-I, C-III, D-IV", "A-I, B-II, C-IV, D-III", "A-II, B-I, C-IV, D-III"]
+    assert rated(fact_formats.coding_demand(key, centred))[0] is M
+    assert rated(fact_formats.coding_demand(key, square))[0] is H

@@ -58,7 +58,8 @@ MATCH_LIST = FactFormat(
 )
 MATCH_LIST_CLOSE = FactFormat(
     "match_list_close",
-    "four pairings to recall; every wrong coding is one swap from the right one",
+    "four pairings to recall; the wrong codings swap two separate pairs of rows, alone and"
+    " together",
     QuestionFormat.MATCH_LIST,
     near=True,
 )
@@ -148,10 +149,39 @@ def claims_demand(
     )
 
 
-def one_swap_codings(key: str, others: Collection[str]) -> bool:
-    """Every other coding ("A-II, B-IV, …") differs from the key's in exactly two rows."""
-    rows = key.split(", ")
-    return all(sum(a != b for a, b in zip(o.split(", "), rows, strict=True)) == 2 for o in others)
+def _rows_differing(key: str, other: str) -> frozenset[int]:
+    return frozenset(
+        i for i, (a, b) in enumerate(zip(other.split(", "), key.split(", "), strict=True)) if a != b
+    )
+
+
+def one_swap_coding(key: str, other: str) -> bool:
+    """`other` ("A-II, B-IV, …") differs from the key's coding in exactly two rows: one swap."""
+    return len(_rows_differing(key, other)) == 2
+
+
+def square_codings(key: str, others: Collection[str]) -> bool:
+    """The other codings are the key with two separate pairs of rows swapped, each alone and
+    both together. Every row then reads the same in exactly two options, and every option is one
+    swap from two others: nothing but knowing both pairs singles the key out. (Three codings
+    each one swap from the key would make the key the one option a swap from all the others, a
+    convergence cue a test-wise student answers by without the content.)"""
+    differing = sorted((_rows_differing(key, o) for o in others), key=len)
+    if [len(d) for d in differing] != [2, 2, 4]:
+        return False
+    first, second, both = differing
+    return not first & second and first | second == both
+
+
+def coding_demand(key: str, others: Collection[str]) -> Demand:
+    """The demand of a match-list item by its codings: four pairings to recall; a near miss
+    when some wrong coding is one swap from the key; every claim close only when the codings
+    form a square (`square_codings`)."""
+    return Demand(
+        claims=4,
+        near_miss=any(one_swap_coding(key, o) for o in others),
+        all_near=square_codings(key, others),
+    )
 
 
 def statement_code(letters: Sequence[str]) -> str:

@@ -37,9 +37,9 @@ from pipeline.generate.fact_formats import (
     TWO_STATEMENTS_CLOSE,
     FactFormat,
     claims_demand,
+    coding_demand,
     near_miss,
     near_to_entity,
-    one_swap_codings,
     same_size_codes,
     statement_code,
 )
@@ -359,8 +359,9 @@ def match_list_draft(
     near: bool = False,
 ) -> Draft | None:
     """Match List-I (entities) with List-II (values); options are codings like A-II, B-IV…
-    `near`: every wrong coding is one swap of two rows from the right one, so each pairing
-    must be known; otherwise the wrong codings are random."""
+    `near`: the wrong codings swap two separate pairs of rows, alone and together
+    (`square_codings`), so both pairs must be known and no option stands out; otherwise the
+    wrong codings are random."""
     fmt = MATCH_LIST_CLOSE if near else MATCH_LIST
     asked, topic = _topic_facts(table, topic_id)
     rng = random.Random(digest(["match", table.relation_id, seed] + (["near"] if near else [])))
@@ -378,17 +379,18 @@ def match_list_draft(
 
     codings = {code(truth)}
     if near:
-        swaps = rng.sample([(i, j) for i in range(4) for j in range(i + 1, 4)], 3)
-        for i, j in swaps:
+        # The three ways to split four rows into two separate pairs.
+        pairs = rng.choice([((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2))])
+        for swapped_pairs in (pairs[:1], pairs[1:], pairs):
             wrong = truth[:]
-            wrong[i], wrong[j] = wrong[j], wrong[i]
+            for i, j in swapped_pairs:
+                wrong[i], wrong[j] = wrong[j], wrong[i]
             codings.add(code(wrong))
     while len(codings) < 4:
         wrong = truth[:]
         rng.shuffle(wrong)
         codings.add(code(wrong))
     wrong_codes = codings - {code(truth)}
-    swapped = [one_swap_codings(code(truth), [c]) for c in wrong_codes]
     options = sorted(codings)
     rng.shuffle(options)
     rows = "\n".join(
@@ -409,7 +411,7 @@ def match_list_draft(
         table,
         syllabus,
         fmt,
-        Demand(claims=4, near_miss=any(swapped), all_near=all(swapped)),
+        coding_demand(code(truth), wrong_codes),
         stem,
         options,
         code(truth),

@@ -97,6 +97,15 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE questions ADD COLUMN near_duplicate_group VARCHAR;
     ALTER TABLE questions ADD COLUMN family VARCHAR;
     """,
+    # v5: which stored record now stands for a relabelled one (pipeline.relabel), so the
+    # current record inherits the papers its predecessors were in (the daily cooldown).
+    """
+    CREATE TABLE relabellings (
+        question_id VARCHAR PRIMARY KEY,
+        successor_id VARCHAR NOT NULL,
+        relabelled_at TIMESTAMPTZ NOT NULL
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 # The migration that adds each question's group and family, and the rows it fills per batch.
@@ -383,11 +392,17 @@ class Warehouse:
                        ) AS TINYINT), 1) AS steps
                 FROM questions
             ),
+            items AS (
+                SELECT question_id, exam_id FROM paper_items
+                UNION ALL  -- a relabelled record's papers count for the one standing for it
+                SELECT r.successor_id, i.exam_id
+                FROM paper_items i JOIN relabellings r ON r.question_id = i.question_id
+            ),
             used AS (
                 SELECT i.question_id, count(*)::INTEGER AS times_used,
                        max(pp.exam_date)::VARCHAR AS last_used,
                        max(pp.exam_date) FILTER (WHERE pp.kind = 'daily')::VARCHAR AS last_daily
-                FROM paper_items i JOIN papers pp ON pp.exam_id = i.exam_id
+                FROM items i JOIN papers pp ON pp.exam_id = i.exam_id
                 GROUP BY i.question_id
             )
             SELECT q.question_id, q.subject, q.unit_id, q.topic_id, q.difficulty, q.format,
@@ -433,6 +448,37 @@ class Warehouse:
             [reason, _now(), list(question_ids)],
         )
         return int(self.con.execute("SELECT count(*) FROM withdrawals").fetchall()[0][0] - before)
+
+    def relabel(self, pairs: Sequence[tuple[str, str]], reason: str) -> None:
+        """Record stored questions relabelled: each (old, new) withdraws `old` for `reason` and
+        makes `new` stand for it and for everything `old` stood for, so `new` inherits their
+        papers (pool()). A label changed back names a record withdrawn for `reason` before: its
+        withdrawal is lifted, as the question is current again. Both records must be stored."""
+        if not pairs:
+            return
+        olds = [o for o, _ in pairs]
+        news = [n for _, n in pairs]
+        now = _now()
+        self.con.execute(
+            "DELETE FROM withdrawals WHERE reason = ? AND question_id IN "
+            "(SELECT unnest(?::VARCHAR[]))",
+            [reason, news],
+        )
+        self.withdraw_all(olds, reason)
+        for old, new in pairs:
+            self.con.execute(
+                "UPDATE relabellings SET successor_id = ?, relabelled_at = ? "
+                "WHERE successor_id = ?",
+                [new, now, old],
+            )
+            self.con.execute(
+                "INSERT INTO relabellings VALUES (?, ?, ?) ON CONFLICT (question_id) "
+                "DO UPDATE SET successor_id = excluded.successor_id, "
+                "relabelled_at = excluded.relabelled_at",
+                [old, new, now],
+            )
+        # A record relabelled back stands for itself again.
+        self.con.execute("DELETE FROM relabellings WHERE question_id = successor_id")
 
     def daily_cooldown_since(self, date: str, papers: int) -> str | None:
         """The earliest date among the `papers` latest daily papers before `date` (None if none).

@@ -334,7 +334,7 @@ def relabel_step(services: Services) -> int:
         )
         with wh.transaction():
             wh.insert_questions([new for _, new in pairs])
-            wh.withdraw_all([old.question_id for old, _ in pairs], RELABELLED)
+            wh.relabel([(old.question_id, new.question_id) for old, new in pairs], RELABELLED)
     if pairs:
         log.info("relabelled %d stored questions under the difficulty rubric", len(pairs))
     return len(pairs)

@@ -4,7 +4,9 @@ A question's label is part of its content, so of its id, and a stored question n
 When the rubric (pipeline.difficulty) gives a stored question another label than it carries,
 the question is stored anew with the new label and reason (same stem, options, key, explanation
 and provenance), and the old record is withdrawn with the reason `relabelled`: papers already
-published keep the old record, future papers and practice sets take the new one.
+published keep the old record, future papers and practice sets take the new one. The warehouse
+records which record stands for which (`Warehouse.relabel`), so the new one inherits the old
+one's papers and its daily cooldown; a label changed back lifts the earlier withdrawal.
 
 `rating` re-derives a stored question's demand the way its generator does, from the question
 itself (the options it shows) and the bundled data (the template, the fact table); it gives None
@@ -149,10 +151,11 @@ class Rater:
 
 def relabelled(question: Question, rating: Callable[[Question], Rating | None]) -> Question | None:
     """The question stored anew under the label and reason the rubric gives it now, or None
-    when both stand (or it cannot be re-rated)."""
+    when its label stands (or it cannot be re-rated). A new reason under the same label is not
+    worth a new record: students and papers see the label."""
     new = rating(question)
     c = question.content
-    if new is None or new == (c.difficulty, c.difficulty_reason):
+    if new is None or new[0] is c.difficulty:
         return None
     content = c.model_copy(update={"difficulty": new[0], "difficulty_reason": new[1]})
     return question.model_copy(update={"content": content, "question_id": question_id(content)})

@@ -11,7 +11,7 @@ import pytest
 
 from core.ids import question_id
 from core.pool import steps_in_reason
-from core.records import Difficulty, Draft, Question, QuestionFormat, SolverVerdict
+from core.records import Difficulty, Draft, Paper, Question, QuestionFormat, SolverVerdict
 from core.warehouse import open_warehouse
 from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
@@ -161,18 +161,40 @@ def test_relabelled_questions_are_stored_anew_and_the_old_withdrawn(
     ]
     new = pairs[0][1]
     assert new.content.difficulty is H and new.content.stem_markdown == old.content.stem_markdown
+    # A new reason under the same label is no new record.
+    reworded = current.content.model_copy(update={"difficulty_reason": "Hard: reworded"})
+    assert not relabellings([current.model_copy(update={"content": reworded})], rater.rating)
     with open_warehouse(tmp_path / "w.duckdb") as wh:
         wh.insert_questions([old])
+        wh.insert_paper(
+            Paper(
+                exam_id="d1",
+                kind="daily",
+                title="t",
+                exam_date="2026-11-25",
+                question_ids=(old.question_id,),
+                blueprint="b",
+            )
+        )
         wh.insert_questions([new])
-        assert wh.withdraw_all([old.question_id], RELABELLED) == 1
-        assert wh.withdraw_all([old.question_id], RELABELLED) == 0
+        wh.relabel([(old.question_id, new.question_id)], RELABELLED)
         reasons = {i: r for i, r, _ in wh.withdrawals()}
         assert reasons == {old.question_id: RELABELLED}
-        # The old record stays stored (published papers name it); only the new one is served.
+        # The old record stays stored (published papers name it); only the new one is served,
+        # and it inherits the old one's papers, so the daily cooldown still holds it back.
         assert {q.question_id for q in wh.questions()} == {old.question_id, new.question_id}
         pool = wh.pool()
-    served = set(pool.filter(~pool["withdrawn"])["question_id"])
-    assert served == {new.question_id}
+        served = pool.filter(~pool["withdrawn"])
+        assert served["question_id"].to_list() == [new.question_id]
+        assert served["last_daily"].to_list() == ["2026-11-25"]
+        assert served["times_used"].to_list() == [1]
+        # The label changed back: the first record is current again, with the papers of both.
+        wh.relabel([(new.question_id, old.question_id)], RELABELLED)
+        assert {i: r for i, r, _ in wh.withdrawals()} == {new.question_id: RELABELLED}
+        pool = wh.pool()
+        served = pool.filter(~pool["withdrawn"])
+        assert served["question_id"].to_list() == [old.question_id]
+        assert served["last_daily"].to_list() == ["2026-11-25"]
 
 
 def test_the_rater_re_derives_fact_labels_from_the_question_and_its_table(

@@ -6,7 +6,7 @@ import duckdb
 import pytest
 
 from core.records import Paper, Question, SolverVerdict
-from core.warehouse import SCHEMA_VERSION, ImmutableRecordError, open_warehouse
+from core.warehouse import GROUPS_VERSION, SCHEMA_VERSION, ImmutableRecordError, open_warehouse
 from kb.syllabus import Syllabus
 from tests.conftest import sound_drafts
 
@@ -106,7 +106,8 @@ def test_papers_store_ordered_items_once(tmp_path: Path, syllabus: Syllabus) -> 
 def test_a_read_only_open_of_an_older_warehouse_says_how_to_upgrade_it(tmp_path: Path) -> None:
     path = tmp_path / "w.duckdb"
     with open_warehouse(path) as wh:  # as a warehouse last written by the qforge before v4
-        wh.con.execute("DELETE FROM schema_migrations WHERE version = ?", [SCHEMA_VERSION])
+        wh.con.execute("DELETE FROM schema_migrations WHERE version >= ?", [GROUPS_VERSION])
+        wh.con.execute("DROP TABLE relabellings")
         wh.con.execute("ALTER TABLE questions DROP COLUMN near_duplicate_group")
         wh.con.execute("ALTER TABLE questions DROP COLUMN family")
     with (

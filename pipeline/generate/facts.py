@@ -441,14 +441,16 @@ def how_many_draft(
         return None
     n_true = 1 + seed % (3 if near else 4)
     pairs, notes = [], []
+    shown: set[str] = set()  # no value twice: two pairs sharing one cannot both be true
     for i, fact in enumerate(facts):
         value = (
             fact.value
             if i < n_true
-            else _wrong_value(table, fact.entity, rng, set(), near=near or None)
+            else _wrong_value(table, fact.entity, rng, shown, near=near or None)
         )
         if value is None:
             return None
+        shown.add(value)
         pairs.append((fact, value, i < n_true))
     rng.shuffle(pairs)
     sep = table.pair_separator
@@ -500,13 +502,15 @@ def multi_statement_draft(
     # stands out by its length or by sharing letters with all the others.
     n_true = 3 if near else 2 + seed % 2
     claims, notes = [], []
+    shown: set[str] = set()  # no value twice: two claims sharing one cannot both be true
     for i, fact in enumerate(facts):
         true = i < n_true
         value = (
-            fact.value if true else _wrong_value(table, fact.entity, rng, set(), near=near or None)
+            fact.value if true else _wrong_value(table, fact.entity, rng, shown, near=near or None)
         )
         if value is None:
             return None
+        shown.add(value)
         claims.append((fact, value, true))
     rng.shuffle(claims)
     letters = "ABCD"

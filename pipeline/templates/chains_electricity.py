@@ -1786,10 +1786,10 @@ ELECTRONIC_DEVICES: tuple[NumericalTemplate, ...] = (
         ),
         stem="The mains supply of rms voltage {Vp} is stepped down by a transformer with {Np} "
         "turns in its primary and {Ns} turns in its secondary. The secondary feeds a full-wave "
-        "rectifier with ideal diodes, whose output is connected across a load resistor {R}. "
+        "bridge rectifier of four ideal diodes, whose output is connected across a load resistor {R}. "
         "The average (dc) current through the load is",
         method="The secondary's rms voltage is $V_s = V_p\\dfrac{{N_s}}{{N_p}} = {Vs}$ V, so its "
-        "peak is $V_m = \\sqrt{{2}}V_s$. A full-wave rectifier's output averages $V_{{dc}} = "
+        "peak is $V_m = \\sqrt{{2}}V_s$; the bridge passes the whole secondary voltage to the load in each half cycle. A full-wave rectifier's output averages $V_{{dc}} = "
         "\\dfrac{{2V_m}}{{\\pi}} = {Vdc}$ V, and the load current is $I_{{dc}} = "
         "\\dfrac{{V_{{dc}}}}{{R}}$ $=$ {answer}.",
         accept=lambda p: (

@@ -289,7 +289,7 @@ def _crosses(view: SolverView) -> SolverAnswer:
         sub = given(pop, class_of(m.group(2), genes)) if m.group(2) else pop
         return _value(view, int(m.group(1) or 1) * share(sub, class_of(m.group(3), genes)), "share")
     if m := re.search(
-        r"probability that (?:one of its offspring|an offspring of this cross) (.+?)\?", q
+        r"probability that an offspring of this selfing, chosen at random, (.+?)\?", q
     ):
         return _value(view, share(pop, class_of(m.group(1), genes)), "probability")
     raise Unreadable("the question")

@@ -941,3 +941,33 @@ def test_usage_counts_never_raise(body: dict[str, Any], counts: tuple[int, int, 
     from pipeline.llm.usage import usage_counts
 
     assert usage_counts(body) == counts
+
+
+def test_no_request_asks_for_a_difficulty_the_rubric_cannot_give_its_format(
+    fake: FakeOpenAI, syllabus: Syllabus, kb: KnowledgeBase
+) -> None:
+    """Assertion-reason is two claims and their link (Medium); two statements never make the
+    three close claims Hard asks: those requests would be paid for and refused."""
+    drafter = drafter_for(fake, syllabus, kb, rounds=1)
+    drafter.formats = {
+        Subject.PHYSICS: (
+            QuestionFormat.SINGLE_CORRECT,
+            QuestionFormat.TWO_STATEMENTS,
+            QuestionFormat.ASSERTION_REASON,
+        )
+    }
+    asked = {
+        level: {r.format for r in drafter.requests(Subject.PHYSICS, level, {})}
+        for level in Difficulty
+    }
+    S, T, A = (
+        QuestionFormat.SINGLE_CORRECT,
+        QuestionFormat.TWO_STATEMENTS,
+        QuestionFormat.ASSERTION_REASON,
+    )
+    assert asked == {
+        Difficulty.EASY: {S, T},
+        Difficulty.MEDIUM: {S, T, A},
+        Difficulty.HARD: {S},
+    }
+    assert not fake.requests  # listing requests calls nothing

@@ -61,6 +61,14 @@ DRAFT_FORMATS: Mapping[Subject, tuple[QuestionFormat, ...]] = {
         QuestionFormat.ASSERTION_REASON,
     ),
 }
+# The difficulties the rubric (pipeline.difficulty) can give each format a model drafts, as it
+# gives the offline generators': an assertion-reason item judges two claims and the link between
+# them (two steps: Medium); two statements are two claims, never the three close ones Hard asks.
+# A request the rubric cannot label as asked would only be paid for and refused.
+REACHABLE: Mapping[QuestionFormat, frozenset[Difficulty]] = {
+    QuestionFormat.ASSERTION_REASON: frozenset({Difficulty.MEDIUM}),
+    QuestionFormat.TWO_STATEMENTS: frozenset({Difficulty.EASY, Difficulty.MEDIUM}),
+}
 
 
 # -- what the model is asked ------------------------------------------------------------------
@@ -411,6 +419,7 @@ class OpenAIDrafter:
             for t in topics
             if (ctx := self.context.context(t))
             for f in self.formats.get(subject, (QuestionFormat.SINGLE_CORRECT,))
+            if difficulty in REACHABLE.get(f, frozenset(Difficulty))
         ]
         variants = variant_starts(starts)
         examples: dict[str, tuple[ReferenceQuestion, ...]] = {}

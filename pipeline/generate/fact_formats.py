@@ -58,8 +58,8 @@ MATCH_LIST = FactFormat(
 )
 MATCH_LIST_CLOSE = FactFormat(
     "match_list_close",
-    "four pairings to recall; the wrong codings swap two separate pairs of rows, alone and"
-    " together",
+    "four pairings to recall; the wrong codings swap two separate pairs of close values, alone"
+    " and together",
     QuestionFormat.MATCH_LIST,
     near=True,
 )
@@ -108,6 +108,7 @@ FORMATS_BY_KIND = {f.kind: f for fs in FORMATS_BY_DIFFICULTY.values() for f in f
 PAIR_SPLIT = re.compile(r"\s+[—–]\s+")
 COUNTED = re.compile(r"^- \(([a-d])\)\s*(.+)$", re.M)
 MULTI_STATEMENT_STEM = "Consider the following statements:"
+ROMAN = ("I", "II", "III", "IV")
 
 
 @lru_cache(maxsize=4096)
@@ -160,28 +161,35 @@ def one_swap_coding(key: str, other: str) -> bool:
     return len(_rows_differing(key, other)) == 2
 
 
-def square_codings(key: str, others: Collection[str]) -> bool:
-    """The other codings are the key with two separate pairs of rows swapped, each alone and
-    both together. Every row then reads the same in exactly two options, and every option is one
-    swap from two others: nothing but knowing both pairs singles the key out. (Three codings
-    each one swap from the key would make the key the one option a swap from all the others, a
-    convergence cue a test-wise student answers by without the content.)"""
+def square_codings(key: str, others: Collection[str]) -> tuple[frozenset[int], ...] | None:
+    """The two separate pairs of rows whose swaps, each alone and both together, make the other
+    codings; None when they are not such a square. Every row then reads the same in exactly two
+    options and every option is one swap from two others: nothing but knowing both pairs singles
+    the key out. (Three codings each one swap from the key would make the key the one option a
+    swap from all the others, a convergence cue a test-wise student answers by without the
+    content.)"""
     differing = sorted((_rows_differing(key, o) for o in others), key=len)
     if [len(d) for d in differing] != [2, 2, 4]:
-        return False
+        return None
     first, second, both = differing
-    return not first & second and first | second == both
+    return (first, second) if not first & second and first | second == both else None
 
 
-def coding_demand(key: str, others: Collection[str]) -> Demand:
-    """The demand of a match-list item by its codings: four pairings to recall; a near miss
-    when some wrong coding is one swap from the key; every claim close only when the codings
-    form a square (`square_codings`)."""
-    return Demand(
-        claims=4,
-        near_miss=any(one_swap_coding(key, o) for o in others),
-        all_near=square_codings(key, others),
+def coding_demand(
+    table: FactTable, key: str, others: Collection[str], values: Sequence[str]
+) -> Demand:
+    """The demand of a match-list item by its codings and List-II `values` (I, II, … in order):
+    four pairings to recall; a near miss when some wrong coding is one swap from the key; every
+    claim close only when the codings form a square whose swapped rows' values are each a near
+    miss of the other, so telling each pair apart takes knowing it."""
+    square = square_codings(key, others)
+    true_value = {
+        i: values[ROMAN.index(row.split("-")[1])] for i, row in enumerate(key.split(", "))
+    }
+    close = square is not None and all(
+        near_miss(table, *(true_value[i] for i in sorted(rows))) for rows in square
     )
+    return Demand(claims=4, near_miss=any(one_swap_coding(key, o) for o in others), all_near=close)
 
 
 def statement_code(letters: Sequence[str]) -> str:

@@ -6,6 +6,7 @@ true for the asked entity or value.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Collection, Iterator, Sequence
 from functools import lru_cache
@@ -33,6 +34,7 @@ from pipeline.generate.fact_formats import (
     ODD_PAIR,
     ODD_PAIR_CLOSE,
     REVERSE,
+    ROMAN,
     TWO_STATEMENTS,
     TWO_STATEMENTS_CLOSE,
     FactFormat,
@@ -55,7 +57,6 @@ TWO_STATEMENT_OPTIONS = (
     "Statement I is incorrect but Statement II is correct",
 )
 COUNT_OPTIONS = ("One", "Two", "Three", "Four")
-ROMAN = ("I", "II", "III", "IV")
 
 
 def _shuffled(options: tuple[str, ...], rng: random.Random) -> list[str]:
@@ -292,6 +293,32 @@ def _distinct_entity_facts(facts: Sequence[Fact], n: int, rng: random.Random) ->
     return [rng.choice(by_entity[e]) for e in rng.sample(sorted(by_entity), n)]
 
 
+def _two_close_pairs(
+    table: FactTable, asked: Sequence[Fact], rng: random.Random
+) -> tuple[list[Fact], tuple[tuple[int, int], ...]] | None:
+    """A Hard match list's rows: four facts of different entities, in a random order, that are
+    two pairs whose values are near misses of each other; with the rows of each pair."""
+    chosen = [rng.choice(fs) for _, fs in sorted(_by_entity(asked).items())]
+    close = [
+        (a, b)
+        for a, b in itertools.combinations(chosen, 2)
+        if a.value != b.value and near_miss(table, a.value, b.value)
+    ]
+    squares = [
+        (p, q)
+        for p, q in itertools.combinations(close, 2)
+        if not {p[0].entity, p[1].entity} & {q[0].entity, q[1].entity}
+    ]
+    if not squares:
+        return None
+    p, q = rng.choice(squares)
+    rows = rng.sample(range(4), 4)
+    facts: list[Fact] = [p[0]] * 4
+    for fact, row in zip((*p, *q), rows, strict=True):
+        facts[row] = fact
+    return facts, ((rows[0], rows[1]), (rows[2], rows[3]))
+
+
 def _right_values(table: FactTable, entity: str) -> str:
     return ", ".join(f.value for f in table.facts if f.entity == entity)
 
@@ -359,13 +386,20 @@ def match_list_draft(
     near: bool = False,
 ) -> Draft | None:
     """Match List-I (entities) with List-II (values); options are codings like A-II, B-IV…
-    `near`: the wrong codings swap two separate pairs of rows, alone and together
-    (`square_codings`), so both pairs must be known and no option stands out; otherwise the
-    wrong codings are random."""
+    `near`: the rows are two pairs of facts whose values are near misses of each other, and
+    the wrong codings swap those pairs, alone and together (`square_codings`), so both pairs
+    must be known and no option stands out; otherwise the wrong codings are random."""
     fmt = MATCH_LIST_CLOSE if near else MATCH_LIST
     asked, topic = _topic_facts(table, topic_id)
     rng = random.Random(digest(["match", table.relation_id, seed] + (["near"] if near else [])))
-    facts = _distinct_entity_facts(asked, 4, rng)
+    close_rows: tuple[tuple[int, int], ...] = ()
+    if near:
+        drawn = _two_close_pairs(table, asked, rng)
+        if drawn is None:
+            return None
+        facts, close_rows = drawn
+    else:
+        facts = _distinct_entity_facts(asked, 4, rng)
     if facts is None or len({f.value for f in facts}) < 4:
         return None
     if any(table.is_fact(a.entity, b.value) for a in facts for b in facts if a is not b):
@@ -379,9 +413,7 @@ def match_list_draft(
 
     codings = {code(truth)}
     if near:
-        # The three ways to split four rows into two separate pairs.
-        pairs = rng.choice([((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2))])
-        for swapped_pairs in (pairs[:1], pairs[1:], pairs):
+        for swapped_pairs in (close_rows[:1], close_rows[1:], close_rows):
             wrong = truth[:]
             for i, j in swapped_pairs:
                 wrong[i], wrong[j] = wrong[j], wrong[i]
@@ -411,7 +443,7 @@ def match_list_draft(
         table,
         syllabus,
         fmt,
-        coding_demand(code(truth), wrong_codes),
+        coding_demand(table, code(truth), wrong_codes, values),
         stem,
         options,
         code(truth),

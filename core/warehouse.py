@@ -97,8 +97,7 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE questions ADD COLUMN near_duplicate_group VARCHAR;
     ALTER TABLE questions ADD COLUMN family VARCHAR;
     """,
-    # v5: which stored record now stands for a relabelled one (pipeline.relabel), so the
-    # current record inherits the papers its predecessors were in (the daily cooldown).
+    # v5: which record stands for a relabelled one, to inherit its papers (the cooldown).
     """
     CREATE TABLE relabellings (
         question_id VARCHAR PRIMARY KEY,
@@ -450,33 +449,30 @@ class Warehouse:
         return int(self.con.execute("SELECT count(*) FROM withdrawals").fetchall()[0][0] - before)
 
     def relabel(self, pairs: Sequence[tuple[str, str]], reason: str) -> None:
-        """Record stored questions relabelled: each (old, new) withdraws `old` for `reason` and
-        makes `new` stand for it and for everything `old` stood for, so `new` inherits their
-        papers (pool()). A label changed back names a record withdrawn for `reason` before: its
-        withdrawal is lifted, as the question is current again. Both records must be stored."""
+        """Each stored (old, new): withdraw `old` for `reason`; `new` stands for it and all it
+        stood for, so inherits their papers (pool()). A label changed back lifts the `reason`
+        withdrawal of the record it names again."""
         if not pairs:
             return
-        olds = [o for o, _ in pairs]
-        news = [n for _, n in pairs]
-        now = _now()
+        olds, news = [o for o, _ in pairs], [n for _, n in pairs]
         self.con.execute(
             "DELETE FROM withdrawals WHERE reason = ? AND question_id IN "
             "(SELECT unnest(?::VARCHAR[]))",
             [reason, news],
         )
         self.withdraw_all(olds, reason)
-        for old, new in pairs:
-            self.con.execute(
-                "UPDATE relabellings SET successor_id = ?, relabelled_at = ? "
-                "WHERE successor_id = ?",
-                [new, now, old],
-            )
-            self.con.execute(
-                "INSERT INTO relabellings VALUES (?, ?, ?) ON CONFLICT (question_id) "
-                "DO UPDATE SET successor_id = excluded.successor_id, "
-                "relabelled_at = excluded.relabelled_at",
-                [old, new, now],
-            )
+        pairs_sql = "(SELECT unnest(?::VARCHAR[]) AS old, unnest(?::VARCHAR[]) AS new)"
+        self.con.execute(
+            f"UPDATE relabellings r SET successor_id = p.new FROM {pairs_sql} p "
+            "WHERE r.successor_id = p.old",
+            [olds, news],
+        )
+        self.con.execute(
+            f"INSERT INTO relabellings SELECT old, new, ? FROM {pairs_sql} "
+            "ON CONFLICT (question_id) DO UPDATE SET successor_id = excluded.successor_id, "
+            "relabelled_at = excluded.relabelled_at",
+            [_now(), olds, news],
+        )
         # A record relabelled back stands for itself again.
         self.con.execute("DELETE FROM relabellings WHERE question_id = successor_id")
 

@@ -37,8 +37,6 @@ Rating = tuple[Difficulty, str]
 
 _STATEMENT = re.compile(r"\*\*Statement (?:I|II):\*\*\s*(.+)")
 _LETTERED = re.compile(r"^[A-E]\.\s+(.+)$", re.M)
-# A match list's row: "| A. | entity | II. | value |"; the List-II numeral and value.
-_LIST_II = re.compile(r"^\| [A-D]\. \| .+? \| (I{1,3}|IV)\. \| (.+?) \|$", re.M)
 
 
 @lru_cache(maxsize=1024)
@@ -79,12 +77,7 @@ def _fact_demand(question: Question, table: FactTable, kind: str) -> Demand | No
             else None
         )
     if kind.startswith("match_list"):
-        values = dict(_LIST_II.findall(c.stem_markdown))
-        if sorted(values) != sorted(fact_formats.ROMAN):
-            return None
-        return fact_formats.coding_demand(
-            table, key_text, others, [values[r] for r in fact_formats.ROMAN]
-        )
+        return fact_formats.coding_demand(key_text, others)
     if kind.startswith("how_many_correct"):
         pairs = [
             fact_formats.PAIR_SPLIT.split(line)

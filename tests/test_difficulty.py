@@ -4,7 +4,6 @@ questions are stored anew and the old records withdrawn; giveaway distractors ar
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -288,10 +287,9 @@ def test_a_hard_statement_set_hides_its_key_among_equals(
 def test_a_hard_match_list_gives_no_convergence_cue(kb: KnowledgeBase, syllabus: Syllabus) -> None:
     """The near variant's codings are the four ways to order two separate pairs of rows: every
     option is one swap from exactly two others, and every row reads the same in exactly two
-    options, so no option is the 'centre' a test-wise student would pick without the content.
-    Each swapped pair's values are near misses of each other."""
+    options, so no option is the 'centre' a test-wise student would pick without the content."""
     seen = 0
-    for table in kb.fact_tables[:400]:
+    for table in kb.fact_tables[:150]:
         for seed in range(4):
             d = facts.match_list_draft(table, seed, kb, syllabus, None, near=True)
             if d is None:
@@ -306,33 +304,16 @@ def test_a_hard_match_list_gives_no_convergence_cue(kb: KnowledgeBase, syllabus:
                 assert len(one_swap) == 2
             for row in range(4):
                 assert Counter(c[row] for c in codings).most_common(1)[0][1] == 2
-            key = d.content.option(d.content.correct_key).text.split(", ")
-            values = dict(re.findall(r"\| ([IV]+)\. \| (.+?) \|$", d.content.stem_markdown, re.M))
-            for coding in codings:
-                swapped = [
-                    values[k.split("-")[1]] for k, o in zip(key, coding, strict=True) if k != o
-                ]
-                if len(swapped) == 2:
-                    assert fact_formats.near_miss(table, *swapped)
             assert d.content.difficulty is H
             seen += 1
     assert seen > 50
 
 
-def test_match_list_codings_are_hard_only_as_a_square_of_close_values(kb: KnowledgeBase) -> None:
-    """Three wrong codings each one swap from the key converge on it: a Medium judgement at
-    most; so is a square whose swapped values are far apart."""
-    table = next(t for t in kb.fact_tables if t.relation_id == "n19-bot-mutation-term")
-    values = [
-        "loss of a segment of DNA",  # I
-        "gain of a segment of DNA",  # II
-        "lack of one chromosome of a pair",  # III
-        "an additional copy of one chromosome",  # IV
-    ]
+def test_three_codings_one_swap_from_the_key_are_not_hard() -> None:
+    """Three wrong codings each one swap from the key converge on it: a Medium judgement at most;
+    the square of two separate swaps, alone and together, is Hard."""
     key = "A-I, B-II, C-III, D-IV"
     centred = ["A-II, B-I, C-III, D-IV", "A-I, B-III, C-II, D-IV", "A-I, B-II, C-IV, D-III"]
     square = ["A-II, B-I, C-III, D-IV", "A-I, B-II, C-IV, D-III", "A-II, B-I, C-IV, D-III"]
-    far = ["A-III, B-II, C-I, D-IV", "A-I, B-IV, C-III, D-II", "A-III, B-IV, C-I, D-II"]
-    assert rated(fact_formats.coding_demand(table, key, centred, values))[0] is M
-    assert rated(fact_formats.coding_demand(table, key, square, values))[0] is H
-    assert rated(fact_formats.coding_demand(table, key, far, values))[0] is M
+    assert rated(fact_formats.coding_demand(key, centred))[0] is M
+    assert rated(fact_formats.coding_demand(key, square))[0] is H

@@ -3,6 +3,7 @@ near miss: what the fact drafter and the relabeller share."""
 
 from __future__ import annotations
 
+import random
 import re
 from collections import Counter
 from collections.abc import Collection, Sequence
@@ -58,8 +59,8 @@ MATCH_LIST = FactFormat(
 )
 MATCH_LIST_CLOSE = FactFormat(
     "match_list_close",
-    "four pairings to recall; the wrong codings swap two separate pairs of close values, alone"
-    " and together",
+    "four pairings to recall; the wrong codings swap two separate pairs of rows, alone and"
+    " together",
     QuestionFormat.MATCH_LIST,
     near=True,
 )
@@ -175,21 +176,15 @@ def square_codings(key: str, others: Collection[str]) -> tuple[frozenset[int], .
     return (first, second) if not first & second and first | second == both else None
 
 
-def coding_demand(
-    table: FactTable, key: str, others: Collection[str], values: Sequence[str]
-) -> Demand:
-    """The demand of a match-list item by its codings and List-II `values` (I, II, … in order):
-    four pairings to recall; a near miss when some wrong coding is one swap from the key; every
-    claim close only when the codings form a square whose swapped rows' values are each a near
-    miss of the other, so telling each pair apart takes knowing it."""
-    square = square_codings(key, others)
-    true_value = {
-        i: values[ROMAN.index(row.split("-")[1])] for i, row in enumerate(key.split(", "))
-    }
-    close = square is not None and all(
-        near_miss(table, *(true_value[i] for i in sorted(rows))) for rows in square
+def coding_demand(key: str, others: Collection[str]) -> Demand:
+    """The demand of a match-list item by its codings: four pairings to recall; a near miss
+    when some wrong coding is one swap from the key; every claim close only when the codings
+    form a square (`square_codings`)."""
+    return Demand(
+        claims=4,
+        near_miss=any(one_swap_coding(key, o) for o in others),
+        all_near=square_codings(key, others) is not None,
     )
-    return Demand(claims=4, near_miss=any(one_swap_coding(key, o) for o in others), all_near=close)
 
 
 def statement_code(letters: Sequence[str]) -> str:
@@ -207,3 +202,23 @@ def same_size_codes(key: str, others: Collection[str]) -> bool:
     close (each swaps a true statement for a false one) and none stands out by its length."""
     size = len(re.findall(r"\b[A-E]\b", key))
     return all(len(re.findall(r"\b[A-E]\b", o)) == size for o in others)
+
+
+def split_by_nearness(
+    table: FactTable, pool: Collection[str], to: str
+) -> tuple[list[str], list[str]]:
+    """Candidates near `to` and the rest, each sorted (a stable order for seeded sampling)."""
+    near = sorted(v for v in pool if near_miss(table, to, v))
+    return near, sorted(set(pool) - set(near))
+
+
+def wrong_value(
+    table: FactTable, entity: str, rng: random.Random, avoid: set[str], near: bool | None = None
+) -> str | None:
+    """A value false for the entity: a near miss of its true value (`near`), a far one (not
+    `near`), or any (None)."""
+    pool = sorted({f.value for f in table.facts} - avoid)
+    pool = [v for v in pool if not table.is_fact(entity, v)]
+    if near is not None:
+        pool = [v for v in pool if near_to_entity(table, entity, v) == near]
+    return rng.choice(pool) if pool else None

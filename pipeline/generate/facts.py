@@ -6,7 +6,6 @@ true for the asked entity or value.
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections.abc import Collection, Iterator, Sequence
 from functools import lru_cache
@@ -43,7 +42,9 @@ from pipeline.generate.fact_formats import (
     near_miss,
     near_to_entity,
     same_size_codes,
+    split_by_nearness,
     statement_code,
+    wrong_value,
 )
 from pipeline.generate.streams import live_topics_of, round_robin
 
@@ -128,14 +129,6 @@ def _draft(
     )
 
 
-def _split_by_nearness(
-    table: FactTable, pool: Collection[str], to: str
-) -> tuple[list[str], list[str]]:
-    """Candidates near `to` and the rest, each sorted (a stable order for seeded sampling)."""
-    near = sorted(v for v in pool if near_miss(table, to, v))
-    return near, sorted(set(pool) - set(near))
-
-
 def single_correct_draft(
     table: FactTable, fact: Fact, fmt: FactFormat, kb: KnowledgeBase, syllabus: Syllabus
 ) -> Draft | None:
@@ -150,7 +143,7 @@ def single_correct_draft(
         answer = fact.value
         pool = {f.value for f in table.facts if not table.is_fact(fact.entity, f.value)}
         stem = table.forward_stem.format(entity=fact.entity)
-        near, far = _split_by_nearness(table, pool, answer)
+        near, far = split_by_nearness(table, pool, answer)
         if fmt.near:
             if not near:
                 return None
@@ -274,49 +267,11 @@ def statement(table: FactTable, entity: str, value: str) -> str | None:
     return text[0].upper() + text[1:]
 
 
-def _wrong_value(
-    table: FactTable, entity: str, rng: random.Random, avoid: set[str], near: bool | None = None
-) -> str | None:
-    """A value false for the entity: a near miss of its true value (`near`), a far one (not
-    `near`), or any (None)."""
-    pool = sorted({f.value for f in table.facts} - avoid)
-    pool = [v for v in pool if not table.is_fact(entity, v)]
-    if near is not None:
-        pool = [v for v in pool if near_to_entity(table, entity, v) == near]
-    return rng.choice(pool) if pool else None
-
-
 def _distinct_entity_facts(facts: Sequence[Fact], n: int, rng: random.Random) -> list[Fact] | None:
     by_entity = _by_entity(facts)
     if len(by_entity) < n:
         return None
     return [rng.choice(by_entity[e]) for e in rng.sample(sorted(by_entity), n)]
-
-
-def _two_close_pairs(
-    table: FactTable, asked: Sequence[Fact], rng: random.Random
-) -> tuple[list[Fact], tuple[tuple[int, int], ...]] | None:
-    """A Hard match list's rows: four facts of different entities, in a random order, that are
-    two pairs whose values are near misses of each other; with the rows of each pair."""
-    chosen = [rng.choice(fs) for _, fs in sorted(_by_entity(asked).items())]
-    close = [
-        (a, b)
-        for a, b in itertools.combinations(chosen, 2)
-        if a.value != b.value and near_miss(table, a.value, b.value)
-    ]
-    squares = [
-        (p, q)
-        for p, q in itertools.combinations(close, 2)
-        if not {p[0].entity, p[1].entity} & {q[0].entity, q[1].entity}
-    ]
-    if not squares:
-        return None
-    p, q = rng.choice(squares)
-    rows = rng.sample(range(4), 4)
-    facts: list[Fact] = [p[0]] * 4
-    for fact, row in zip((*p, *q), rows, strict=True):
-        facts[row] = fact
-    return facts, ((rows[0], rows[1]), (rows[2], rows[3]))
 
 
 def _right_values(table: FactTable, entity: str) -> str:
@@ -343,7 +298,7 @@ def two_statements_draft(
     notes: list[str] = []
     false_claims: list[tuple[str, str]] = []
     for label, fact, true in zip(("I", "II"), facts, truths, strict=True):
-        value = fact.value if true else _wrong_value(table, fact.entity, rng, set(), near or None)
+        value = fact.value if true else wrong_value(table, fact.entity, rng, set(), near or None)
         if value is None:
             return None
         if not true:
@@ -386,20 +341,13 @@ def match_list_draft(
     near: bool = False,
 ) -> Draft | None:
     """Match List-I (entities) with List-II (values); options are codings like A-II, B-IV…
-    `near`: the rows are two pairs of facts whose values are near misses of each other, and
-    the wrong codings swap those pairs, alone and together (`square_codings`), so both pairs
-    must be known and no option stands out; otherwise the wrong codings are random."""
+    `near`: the wrong codings swap two separate pairs of rows, alone and together
+    (`square_codings`), so both pairs must be known and no option stands out; otherwise the
+    wrong codings are random."""
     fmt = MATCH_LIST_CLOSE if near else MATCH_LIST
     asked, topic = _topic_facts(table, topic_id)
     rng = random.Random(digest(["match", table.relation_id, seed] + (["near"] if near else [])))
-    close_rows: tuple[tuple[int, int], ...] = ()
-    if near:
-        drawn = _two_close_pairs(table, asked, rng)
-        if drawn is None:
-            return None
-        facts, close_rows = drawn
-    else:
-        facts = _distinct_entity_facts(asked, 4, rng)
+    facts = _distinct_entity_facts(asked, 4, rng)
     if facts is None or len({f.value for f in facts}) < 4:
         return None
     if any(table.is_fact(a.entity, b.value) for a in facts for b in facts if a is not b):
@@ -413,7 +361,9 @@ def match_list_draft(
 
     codings = {code(truth)}
     if near:
-        for swapped_pairs in (close_rows[:1], close_rows[1:], close_rows):
+        # The three ways to split four rows into two separate pairs.
+        pairs = rng.choice([((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2))])
+        for swapped_pairs in (pairs[:1], pairs[1:], pairs):
             wrong = truth[:]
             for i, j in swapped_pairs:
                 wrong[i], wrong[j] = wrong[j], wrong[i]
@@ -443,7 +393,7 @@ def match_list_draft(
         table,
         syllabus,
         fmt,
-        coding_demand(table, code(truth), wrong_codes, values),
+        coding_demand(code(truth), wrong_codes),
         stem,
         options,
         code(truth),
@@ -478,7 +428,7 @@ def how_many_draft(
         value = (
             fact.value
             if i < n_true
-            else _wrong_value(table, fact.entity, rng, shown, near=near or None)
+            else wrong_value(table, fact.entity, rng, shown, near=near or None)
         )
         if value is None:
             return None
@@ -538,7 +488,7 @@ def multi_statement_draft(
     for i, fact in enumerate(facts):
         true = i < n_true
         value = (
-            fact.value if true else _wrong_value(table, fact.entity, rng, shown, near=near or None)
+            fact.value if true else wrong_value(table, fact.entity, rng, shown, near=near or None)
         )
         if value is None:
             return None

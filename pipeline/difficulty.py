@@ -21,7 +21,7 @@ What counts as a step: applying one relation or making one recall whose result t
 uses. A unit conversion, a ratio, or a second use of the same idea is not a step. What counts
 as a near miss is up to the generator to measure and say: for fact tables, a false value that
 shares a word with the true one ("anterior pituitary" for "posterior pituitary"); for coded
-matchings, wrong codings each one swap from the key.
+matchings, wrong codings that are the ways to order two separate pairs of rows.
 """
 
 from __future__ import annotations
@@ -34,6 +34,10 @@ HARD_STEPS = 3
 HARD_CONCEPTS = 2
 HARD_CLAIMS = 3
 MEDIUM_STEPS = 2
+# No question chains more steps than a digit counts or asks more claims than a statement set
+# letters (A to E and one more): a demand beyond is a bad declaration, refused.
+MAX_STEPS = 9
+MAX_CLAIMS = 6
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,8 @@ class Demand:
     def __post_init__(self) -> None:
         if self.steps < 1 or self.concepts < 1 or self.claims < 1:
             raise ValueError(f"a demand counts at least one of each: {self}")
+        if self.steps > MAX_STEPS or self.claims > MAX_CLAIMS:
+            raise ValueError(f"at most {MAX_STEPS} steps and {MAX_CLAIMS} claims: {self}")
         if self.concepts > self.steps:
             raise ValueError(f"{self.concepts} concepts need as many steps, not {self.steps}")
         if self.all_near and not self.near_miss:

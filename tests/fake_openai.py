@@ -233,8 +233,13 @@ STEPS_FOR = {"Easy": 1, "Medium": 2, "Hard": 3}
 
 def demand_fields(body: dict[str, Any]) -> dict[str, Any]:
     """The demand fields of a draft reply that make the difficulty the request asks for."""
-    asked = dict(_REQUEST_LINE.findall(user_text(body))).get("Difficulty", "")
-    return {"steps": STEPS_FOR.get(asked, 1), "demand_note": "scripted steps"}
+    request = dict(_REQUEST_LINE.findall(user_text(body)))
+    claims = 2 if request.get("Format") in ("two_statements", "assertion_reason") else 1
+    return {
+        "steps": STEPS_FOR.get(request.get("Difficulty", ""), 1),
+        "claims": claims,
+        "demand_note": "scripted steps",
+    }
 
 
 TWO_STATEMENTS = (

@@ -346,6 +346,13 @@ BAD_REPLIES: dict[str, tuple[ModelReply, Reason]] = {
     "ungrounded": (ModelReply(reply(context_ids=[])), Reason.UNGROUNDED),
     "unknown_figure": (ModelReply(reply(figure_id="fig-nowhere")), Reason.UNKNOWN_FIGURE),
     "empty_option": (ModelReply(options("Speed", "Velocity", " ", "Work")), Reason.EMPTY_TEXT),
+    # A demand beyond any question (it would not fit the pool's step count) and a direct
+    # question declaring the claims of a statement set (to be rated Hard by them).
+    "too_many_steps": (ModelReply(reply(steps=200, concepts=2)), Reason.SCHEMA_VIOLATION),
+    "claims_unlike_its_format": (
+        ModelReply(reply(claims=4, near_miss=True, all_near=True)),
+        Reason.DIFFICULTY_MISMATCH,
+    ),
 }
 
 

@@ -61,6 +61,14 @@ DRAFT_FORMATS: Mapping[Subject, tuple[QuestionFormat, ...]] = {
         QuestionFormat.ASSERTION_REASON,
     ),
 }
+# The claims a question of each format the model drafts asks the student to judge: fixed by the
+# format, not the model's to declare (a direct question declaring four close claims is not Hard).
+FORMAT_CLAIMS: Mapping[QuestionFormat, int] = {
+    QuestionFormat.SINGLE_CORRECT: 1,
+    QuestionFormat.NUMERICAL: 1,
+    QuestionFormat.TWO_STATEMENTS: 2,
+    QuestionFormat.ASSERTION_REASON: 2,
+}
 # The difficulties the rubric (pipeline.difficulty) can give each format a model drafts, as it
 # gives the offline generators': an assertion-reason item judges two claims and the link between
 # them (two steps: Medium); two statements are two claims, never the three close ones Hard asks.
@@ -287,6 +295,12 @@ def parse_draft(
         )
         if mismatch is not None:
             return mismatch
+    claims = FORMAT_CLAIMS.get(request.format)
+    if claims is not None and data.claims != claims:
+        return Rejection(
+            Reason.DIFFICULTY_MISMATCH,
+            f"declares {data.claims} claims; a {request.format.value} question has {claims}",
+        )
     try:
         demand = Demand(
             steps=data.steps,

@@ -4,6 +4,7 @@ questions are stored anew and the old records withdrawn; giveaway distractors ar
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -317,3 +318,31 @@ def test_three_codings_one_swap_from_the_key_are_not_hard() -> None:
     square = ["A-II, B-I, C-III, D-IV", "A-I, B-II, C-IV, D-III", "A-II, B-I, C-IV, D-III"]
     assert rated(fact_formats.coding_demand(key, centred))[0] is M
     assert rated(fact_formats.coding_demand(key, square))[0] is H
+
+
+def test_no_statement_set_or_count_shows_one_value_twice(
+    kb: KnowledgeBase, syllabus: Syllabus
+) -> None:
+    """Two claims sharing a value tell a student something about both without the content
+    (they cannot both be true of a one-to-one relation; if a false value never repeats, a
+    repeated one is true): no how-many or statement-set item shows a value twice."""
+    seen = 0
+    for table in kb.fact_tables[:300]:
+        values = sorted({f.value for f in table.facts}, key=len, reverse=True)
+        for seed in range(4):
+            for near in (False, True):
+                d = facts.how_many_draft(table, seed, kb, syllabus, None, near)
+                if d is not None:
+                    lines = fact_formats.COUNTED.findall(d.content.stem_markdown)
+                    shown = [
+                        fact_formats.PAIR_SPLIT.split(line, maxsplit=1)[1] for _, line in lines
+                    ]
+                    assert len(set(shown)) == 4, (table.relation_id, shown)
+                    seen += 1
+                d = facts.multi_statement_draft(table, seed, kb, syllabus, None, near)
+                if d is not None:
+                    said = re.findall(r"^[A-D]\. (.+)$", d.content.stem_markdown, re.M)
+                    shown = [next(v for v in values if s.endswith(f"{v}.")) for s in said]
+                    assert len(set(shown)) == 4, (table.relation_id, shown)
+                    seen += 1
+    assert seen > 500

@@ -267,11 +267,24 @@ def statement(table: FactTable, entity: str, value: str) -> str | None:
     return text[0].upper() + text[1:]
 
 
-def _distinct_entity_facts(facts: Sequence[Fact], n: int, rng: random.Random) -> list[Fact] | None:
+def _distinct_entity_facts(
+    facts: Sequence[Fact], n: int, rng: random.Random, distinct_values: bool = False
+) -> list[Fact] | None:
+    """`n` facts of different entities; with `distinct_values`, of different values too (claims
+    sharing a value would tell a student something about both without the content)."""
     by_entity = _by_entity(facts)
     if len(by_entity) < n:
         return None
-    return [rng.choice(by_entity[e]) for e in rng.sample(sorted(by_entity), n)]
+    if not distinct_values:
+        return [rng.choice(by_entity[e]) for e in rng.sample(sorted(by_entity), n)]
+    chosen: list[Fact] = []
+    for e in rng.sample(sorted(by_entity), len(by_entity)):
+        fresh = [f for f in by_entity[e] if f.value not in {c.value for c in chosen}]
+        if fresh:
+            chosen.append(rng.choice(fresh))
+        if len(chosen) == n:
+            return chosen
+    return None
 
 
 def _right_values(table: FactTable, entity: str) -> str:
@@ -418,12 +431,12 @@ def how_many_draft(
     fmt = HOW_MANY_CLOSE if near else HOW_MANY
     asked, topic = _topic_facts(table, topic_id)
     rng = random.Random(digest(["count", table.relation_id, seed] + (["near"] if near else [])))
-    facts = _distinct_entity_facts(asked, 4, rng)
+    facts = _distinct_entity_facts(asked, 4, rng, distinct_values=True)
     if facts is None:
         return None
     n_true = 1 + seed % (3 if near else 4)
     pairs, notes = [], []
-    shown: set[str] = set()  # no value twice: two pairs sharing one cannot both be true
+    shown: set[str] = set()  # no value twice: a shared value tells about both pairs
     for i, fact in enumerate(facts):
         value = (
             fact.value
@@ -477,14 +490,14 @@ def multi_statement_draft(
     fmt = MULTI_STATEMENT_CLOSE if near else MULTI_STATEMENT
     asked, topic = _topic_facts(table, topic_id)
     rng = random.Random(digest(["multi", table.relation_id, seed] + (["near"] if near else [])))
-    facts = _distinct_entity_facts(asked, 4, rng)
+    facts = _distinct_entity_facts(asked, 4, rng, distinct_values=True)
     if facts is None or statement(table, "x", "y") is None:
         return None
     # Near: three true statements and the options the four three-letter codes, so no option
     # stands out by its length or by sharing letters with all the others.
     n_true = 3 if near else 2 + seed % 2
     claims, notes = [], []
-    shown: set[str] = set()  # no value twice: two claims sharing one cannot both be true
+    shown: set[str] = set()  # no value twice: a shared value tells about both claims
     for i, fact in enumerate(facts):
         true = i < n_true
         value = (

@@ -87,13 +87,18 @@ def near_duplicate_group(p: Provenance, question_id: str) -> str:
     return question_id
 
 
+# What a fact format's near variant adds to its base kind (pipeline.generate.fact_formats).
+NEAR_VARIANT_SUFFIX = "_close"
+
+
 def question_family(p: Provenance, question_format: str) -> str:
     """The family a paper takes one question of: the template or fact relation with the form
     it asks in. A fact relation's forms are the generator's own (`forward`, `reverse`,
     `two_statements`, …: forward and reverse are both single-correct but ask opposite ways);
-    any other question's form is its format."""
+    any other question's form is its format. A form's near variant (`match_list_close`, asked
+    among closer options) is the same form, so the same family."""
     form = next((v for k, v in p.params if k == "format"), question_format)
-    return f"{p.template_id}|{form}"
+    return f"{p.template_id}|{form.removesuffix(NEAR_VARIANT_SUFFIX)}"
 
 
 def pool_rows(questions: Collection[Question]) -> pl.DataFrame:

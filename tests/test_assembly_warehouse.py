@@ -11,7 +11,8 @@ import pytest
 from core.ids import question_id
 from core.pool import POOL_SCHEMA
 from core.records import Draft, Paper, Question, SolverVerdict
-from core.warehouse import MIGRATIONS, SCHEMA_VERSION, open_warehouse
+from core.schema import MIGRATIONS, SCHEMA_VERSION
+from core.warehouse import open_warehouse
 from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
 from pipeline.generate.fact_formats import FORWARD, REVERSE

@@ -6,7 +6,9 @@ import duckdb
 import pytest
 
 from core.records import Paper, Question, SolverVerdict
-from core.warehouse import GROUPS_VERSION, SCHEMA_VERSION, ImmutableRecordError, open_warehouse
+from core.schema import GROUPS_VERSION, SCHEMA_VERSION
+from core.warehouse import ImmutableRecordError, open_warehouse
+from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
 from tests.conftest import sound_drafts
 
@@ -119,3 +121,38 @@ def test_a_read_only_open_of_an_older_warehouse_says_how_to_upgrade_it(tmp_path:
         assert wh.schema_version() == SCHEMA_VERSION
     with open_warehouse(path, read_only=True) as wh:
         assert wh.pool().is_empty()
+
+
+def test_a_near_variant_is_the_family_of_its_base_form(
+    tmp_path: Path, syllabus: Syllabus, kb: KnowledgeBase
+) -> None:
+    """A match list among close codings and one among far codings of one relation are one
+    family (a paper takes one); families stored with the variant's suffix are refilled."""
+    from core.ids import question_id
+    from core.pool import question_family
+    from pipeline.generate import facts
+
+    table = next(t for t in kb.fact_tables if t.relation_id == "n19-bot-mutation-term")
+    close, plain = (
+        facts.match_list_draft(table, seed, kb, syllabus, None, near)
+        for seed, near in ((0, True), (1, False))
+    )
+    assert close is not None and plain is not None
+    assert dict(close.provenance.params)["format"] == "match_list_close"
+    assert question_family(close.provenance, "match_list") == question_family(
+        plain.provenance, "match_list"
+    )
+    stored = Question(
+        question_id=question_id(close.content),
+        content=close.content,
+        provenance=close.provenance,
+        verdict=SolverVerdict(solver="s", choice=close.content.correct_key, confidence=1.0),
+    )
+    path = tmp_path / "w.duckdb"
+    with open_warehouse(path) as wh:  # as the qforge before v6 stored it
+        wh.insert_questions([stored])
+        wh.con.execute("UPDATE questions SET family = family || '_close'")
+        wh.con.execute("DELETE FROM schema_migrations WHERE version = 6")
+    with open_warehouse(path) as wh:
+        families = wh.pool()["family"].to_list()
+    assert families == [f"{table.relation_id}|match_list"]

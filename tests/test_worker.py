@@ -679,7 +679,8 @@ def test_groups_of_questions_stored_before_they_were_columns_are_filled_by_the_o
 ) -> None:
     import core.warehouse
     from core.pool import near_duplicate_group, question_family
-    from core.warehouse import GROUPS_VERSION, open_warehouse
+    from core.schema import GROUPS_VERSION
+    from core.warehouse import open_warehouse
     from kb.elements import load_element_data
     from pipeline.generate.elements import element_drafts
     from pipeline.verify.gate import verified

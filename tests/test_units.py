@@ -78,3 +78,13 @@ def test_a_stem_that_prints_the_wrong_unit_is_refused(syllabus: Syllabus) -> Non
         )
         assert answer.choice is None and "not a unit of" in answer.note
     assert refused == depends >= len(cm_templates) - 3
+
+
+@pytest.mark.parametrize("text", ["m^{}", "m**", "(m", "m^{1/2}", "m^{0}"])
+def test_a_malformed_unit_is_an_unknown_unit_never_another_error(text: str) -> None:
+    """pint's parser raises assorted errors on such text; every caller (the giveaway screen,
+    the solver) expects the one `UnknownUnitError`."""
+    with pytest.raises(UnknownUnitError):
+        si_factor(text)
+    with pytest.raises(UnknownUnitError):
+        same_dimension(text, "m")

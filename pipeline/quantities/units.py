@@ -64,7 +64,9 @@ def si_factor(tex: str) -> float:
     try:
         quantity = registry().Quantity(1.0, pint_expression(tex))
         return float(quantity.to_base_units().magnitude)
-    except (pint.errors.PintError, AttributeError, TypeError) as exc:
+    # pint's parser raises many kinds on malformed text (AssertionError for `m^{}`, a
+    # TokenError for `(m`, KeyError for `m^{0}`): each means the unit cannot be read.
+    except Exception as exc:
         raise UnknownUnitError(f"cannot read unit {tex!r}: {exc}") from exc
 
 
@@ -78,5 +80,7 @@ def same_dimension(tex_a: str, tex_b: str) -> bool:
             ureg.Quantity(1.0, pint_expression(tex_b)),
         )
         return bool(a.dimensionality == b.dimensionality)
-    except (pint.errors.PintError, AttributeError, TypeError) as exc:
+    # pint's parser raises many kinds on malformed text (AssertionError for `m^{}`, a
+    # TokenError for `(m`, KeyError for `m^{0}`): each means the unit cannot be read.
+    except Exception as exc:
         raise UnknownUnitError(f"cannot read unit {tex_a!r} or {tex_b!r}: {exc}") from exc

@@ -8,6 +8,7 @@ import re
 from collections import Counter, defaultdict
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from core.ids import question_id
@@ -21,7 +22,7 @@ from pipeline.generate import fact_formats, facts
 from pipeline.generate.numerical import BOUNDS_PARAM, DISTRACTORS_PARAM, numerical_draft
 from pipeline.relabel import RELABELLED, Rater, relabellings
 from pipeline.templates.catalogue import TEMPLATES, TEMPLATES_BY_ID
-from pipeline.verify.gate import screen_refusal, solver_view
+from pipeline.verify.gate import judged, screen_refusal, solver_view
 from pipeline.verify.giveaway import numerical_giveaway
 from pipeline.verify.solver import OfflineSolver
 
@@ -128,9 +129,13 @@ def test_multi_statement_sets_are_solved_from_the_chunks(
             assert d.content.option(d.content.correct_key).text.endswith(("only", "D"))
             answer = solver.solve(solver_view(d))
             outcomes[answer.choice == d.content.correct_key] += 1
-            moved = "A" if d.content.correct_key != "A" else "B"
-            if answer.choice is not None:
-                assert answer.choice != moved or moved == d.content.correct_key
+            if answer.choice != d.content.correct_key:
+                continue
+            # The same set with its key moved to another option is refused.
+            c = d.content
+            wrong = next(k for k in "ABCD" if k != c.correct_key)
+            moved = d.model_copy(update={"content": c.model_copy(update={"correct_key": wrong})})
+            assert judged(moved, solver.solve(solver_view(moved)))[1] is None
     assert outcomes[True] >= 0.85 * (outcomes[True] + outcomes[False])
 
 
@@ -346,3 +351,49 @@ def test_no_statement_set_or_count_shows_one_value_twice(
                     assert len(set(shown)) == 4, (table.relation_id, shown)
                     seen += 1
     assert seen > 500
+
+
+def test_a_chain_of_relabellings_keeps_every_paper_on_the_current_record(
+    tmp_path: Path, syllabus: Syllabus
+) -> None:
+    """A → B → C: C stands for both and inherits A's papers; C → B makes B current again, with
+    its withdrawal lifted and the papers of all three."""
+    template = next(t for t in TEMPLATES if t.chain)
+    base = _stored(next(d for s in range(20) if (d := numerical_draft(template, s, syllabus))))
+    a, b, c = (
+        base.model_copy(update={"content": cc, "question_id": question_id(cc)})
+        for cc in (
+            base.content.model_copy(update={"difficulty": level, "difficulty_reason": level.value})
+            for level in (E, M, H)
+        )
+    )
+    with open_warehouse(tmp_path / "w.duckdb") as wh:
+        wh.insert_questions([a])
+        wh.insert_paper(
+            Paper(
+                exam_id="d1",
+                kind="daily",
+                title="t",
+                exam_date="2026-11-20",
+                question_ids=(a.question_id,),
+                blueprint="b",
+            )
+        )
+        wh.insert_questions([b])
+        wh.relabel([(a.question_id, b.question_id)], RELABELLED)
+        wh.insert_questions([c])
+        wh.relabel([(b.question_id, c.question_id)], RELABELLED)
+
+        def served() -> list[tuple[str, int, str | None]]:
+            pool = wh.pool().filter(~pl.col("withdrawn"))
+            return list(pool.select("question_id", "times_used", "last_daily").iter_rows())
+
+        assert served() == [(c.question_id, 1, "2026-11-20")]
+        assert {i for i, _, _ in wh.withdrawals()} == {a.question_id, b.question_id}
+        wh.relabel([(c.question_id, b.question_id)], RELABELLED)
+        assert served() == [(b.question_id, 1, "2026-11-20")]
+        assert {i for i, _, _ in wh.withdrawals()} == {a.question_id, c.question_id}
+        rows = wh.con.execute("SELECT question_id, successor_id FROM relabellings").fetchall()
+        assert sorted(rows) == sorted(
+            [(a.question_id, b.question_id), (c.question_id, b.question_id)]
+        )

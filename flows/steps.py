@@ -329,11 +329,13 @@ def relabel_step(services: Services) -> int:
     rater = Rater(TEMPLATES_BY_ID, services.kb, services.syllabus, load_element_data(s.data_dir))
     with open_warehouse(s.warehouse_path) as wh:
         withdrawn = {i for i, _, _ in wh.withdrawals()}
-        pairs = relabellings(
-            (q for q in wh.questions() if q.question_id not in withdrawn), rater.rating
-        )
+        stored = wh.questions()
+        pairs = relabellings((q for q in stored if q.question_id not in withdrawn), rater.rating)
+        # A record already stored under the new id (a label changed back, or the same question
+        # in another option order, which ids ignore) is the one to point at, never rewritten.
+        known = {q.question_id for q in stored}
         with wh.transaction():
-            wh.insert_questions([new for _, new in pairs])
+            wh.insert_questions([new for _, new in pairs if new.question_id not in known])
             wh.relabel([(old.question_id, new.question_id) for old, new in pairs], RELABELLED)
     if pairs:
         log.info("relabelled %d stored questions under the difficulty rubric", len(pairs))

@@ -18,10 +18,13 @@ The rubric (thresholds are the constants below):
   with an absurd false pair as Easy.
 
 What counts as a step: applying one relation or making one recall whose result the next step
-uses. A unit conversion, a ratio, or a second use of the same idea is not a step. What counts
-as a near miss is up to the generator to measure and say: for fact tables, a false value that
-shares a word with the true one ("anterior pituitary" for "posterior pituitary"); for coded
-matchings, wrong codings that are the ways to order two separate pairs of rows.
+uses. A unit conversion, a ratio, or a second use of the same idea is not a step. A paper's
+multi-step questions (the blueprint's minimum) are those of two or more steps
+(`pipeline.assemble.selection.MULTI_STEP`): chains, two-step numericals, genetics crosses, and
+assertion-reason items, whose second step judges whether the reason explains the assertion.
+What counts as a near miss is up to the generator to measure and say: for fact tables, a false
+value that shares a word with the true one ("anterior pituitary" for "posterior pituitary"); for
+coded matchings, wrong codings that are the ways to order two separate pairs of rows.
 """
 
 from __future__ import annotations
@@ -69,11 +72,6 @@ class Demand:
             raise ValueError(f"{self.concepts} concepts need as many steps, not {self.steps}")
         if self.all_near and not self.near_miss:
             raise ValueError("every false claim near means at least one is")
-
-    @property
-    def multi_step(self) -> bool:
-        """Two or more steps, or two or more concepts: what the blueprint's minimum counts."""
-        return self.steps >= MEDIUM_STEPS or self.concepts >= HARD_CONCEPTS
 
 
 def rated(demand: Demand) -> tuple[Difficulty, str]:

@@ -10,12 +10,12 @@ one's papers and its daily cooldown; a label changed back lifts the earlier with
 
 `rating` re-derives a stored question's demand the way its generator does, from the question
 itself (the options it shows) and the bundled data (the template, the fact table); it gives None
-for a question it cannot re-rate (a model's draft, a template or table no longer bundled).
+for a question it cannot re-rate (a model's draft, a template or table no longer bundled, and
+for now genetics and ordering questions, whose labels stay as stored).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -33,10 +33,6 @@ from pipeline.generate.numerical import NumericalTemplate
 
 RELABELLED = "relabelled"
 Rating = tuple[Difficulty, str]
-
-
-_STATEMENT = re.compile(r"\*\*Statement (?:I|II):\*\*\s*(.+)")
-_LETTERED = re.compile(r"^[A-E]\.\s+(.+)$", re.M)
 
 
 @lru_cache(maxsize=1024)
@@ -86,10 +82,14 @@ def _fact_demand(question: Question, table: FactTable, kind: str) -> Demand | No
         false = [(p[0], p[1]) for p in pairs if len(p) == 2 and not table.is_fact(p[0], p[1])]
         return fact_formats.claims_demand(table, 4, false)
     if kind.startswith("two_statements"):
-        false_two = _false_claims(table, _STATEMENT.findall(c.stem_markdown))
+        false_two = _false_claims(
+            table, [t for _, t in fact_formats.STATEMENT_LINE.findall(c.stem_markdown)]
+        )
         return None if false_two is None else fact_formats.claims_demand(table, 2, false_two)
     if kind.startswith("multi_statement"):
-        false_set = _false_claims(table, _LETTERED.findall(c.stem_markdown))
+        false_set = _false_claims(
+            table, [t for _, t in fact_formats.LETTERED_LINE.findall(c.stem_markdown)]
+        )
         one_off = fact_formats.same_size_codes(key_text, others)
         return (
             None if false_set is None else fact_formats.claims_demand(table, 4, false_set, one_off)

@@ -109,6 +109,10 @@ FORMATS_BY_KIND = {f.kind: f for fs in FORMATS_BY_DIFFICULTY.values() for f in f
 PAIR_SPLIT = re.compile(r"\s+[—–]\s+")
 COUNTED = re.compile(r"^- \(([a-d])\)\s*(.+)$", re.M)
 MULTI_STATEMENT_STEM = "Consider the following statements:"
+# A two-statement stem's lines ("**Statement I:** …") and a statement set's ("A. …"): each
+# numeral or letter and its statement.
+STATEMENT_LINE = re.compile(r"\*\*Statement (I|II):\*\*\s*(.+)")
+LETTERED_LINE = re.compile(r"^([A-E])\.\s+(.+)$", re.M)
 ROMAN = ("I", "II", "III", "IV")
 
 

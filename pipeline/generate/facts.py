@@ -427,7 +427,7 @@ def how_many_draft(
 ) -> Draft | None:
     """How many of four pairings are correct? The count takes turns by seed: one to four, or
     one to three when `near` (every false pairing a near miss of the true value, so there must
-    be one); far false values otherwise."""
+    be one); otherwise false values drawn at random, the label following what was drawn."""
     fmt = HOW_MANY_CLOSE if near else HOW_MANY
     asked, topic = _topic_facts(table, topic_id)
     rng = random.Random(digest(["count", table.relation_id, seed] + (["near"] if near else [])))
@@ -486,7 +486,7 @@ def multi_statement_draft(
     """Four lettered statements, two or three of them true; the options code sets of them
     ("A, B and D only"). `near`: every false statement swaps in a near miss of the true value,
     and every wrong code differs from the right one by one statement; otherwise the false values
-    are far and the wrong codes any other sets."""
+    are drawn at random (the label follows what was drawn) and the wrong codes any other sets."""
     fmt = MULTI_STATEMENT_CLOSE if near else MULTI_STATEMENT
     asked, topic = _topic_facts(table, topic_id)
     rng = random.Random(digest(["multi", table.relation_id, seed] + (["near"] if near else [])))

@@ -37,6 +37,7 @@ from core.render import live_markup, markdown_html
 from kb.references import ReferenceQuestion
 from kb.syllabus import Syllabus, Topic
 from pipeline.difficulty import Demand, difficulty_reason, rated
+from pipeline.generate import causes
 from pipeline.llm.context import ContextItem, ContextSource
 from pipeline.llm.numeric_key import numerical_problem
 from pipeline.llm.rejections import Reason, Rejection
@@ -70,12 +71,15 @@ FORMAT_CLAIMS: Mapping[QuestionFormat, int] = {
     QuestionFormat.ASSERTION_REASON: 2,
 }
 # The difficulties the rubric (pipeline.difficulty) can give each format a model drafts, as it
-# gives the offline generators': an assertion-reason item judges two claims and the link between
-# them (two steps: Medium); two statements are two claims, never the three close ones Hard asks.
-# A request the rubric cannot label as asked would only be paid for and refused.
+# gives the offline generators': assertion-reason is the causes generator's demand (two claims
+# and the link between them); two statements are two claims, never the three Hard asks, far or
+# close. A request the rubric cannot label as asked would only be paid for and refused.
 REACHABLE: Mapping[QuestionFormat, frozenset[Difficulty]] = {
-    QuestionFormat.ASSERTION_REASON: frozenset({Difficulty.MEDIUM}),
-    QuestionFormat.TWO_STATEMENTS: frozenset({Difficulty.EASY, Difficulty.MEDIUM}),
+    QuestionFormat.ASSERTION_REASON: frozenset({causes.DIFFICULTY}),
+    QuestionFormat.TWO_STATEMENTS: frozenset(
+        rated(Demand(claims=2, near_miss=near, all_near=all_near))[0]
+        for near, all_near in ((False, False), (True, False), (True, True))
+    ),
 }
 
 

@@ -19,7 +19,13 @@ from core.records import OPTION_KEYS, OptionKey, QuestionFormat, SolverAnswer, S
 from kb.knowledge import KnowledgeBase
 from kb.retrieval import SentenceIndex, content_tokens, subject_index
 from pipeline.generate.elements import TEMPLATE_PREFIX as ELEMENT_PREFIX
-from pipeline.generate.fact_formats import COUNTED, PAIR_SPLIT, statement_code
+from pipeline.generate.fact_formats import (
+    COUNTED,
+    LETTERED_LINE,
+    PAIR_SPLIT,
+    STATEMENT_LINE,
+    statement_code,
+)
 from pipeline.generate.genetics import TEMPLATE_PREFIX as GENETICS_PREFIX
 from pipeline.generate.numerical import NumericalTemplate, Quantity
 from pipeline.generate.sequences import TEMPLATE_PREFIX as SEQUENCE_PREFIX
@@ -162,7 +168,6 @@ def _parts_support(index: SentenceIndex, left_text: str, right_text: str) -> flo
 
 TRUE_AT = 0.999  # a claim whose every word one sentence holds
 FALSE_BELOW = 0.75  # a claim most of whose distinctive words no sentence holds together
-_STATEMENT = re.compile(r"\*\*Statement (I|II):\*\*\s*(.+)")
 _LIST_ROW = re.compile(r"^\|\s*([A-D])\.\s*\|\s*(.+?)\s*\|\s*([IV]+)\.\s*\|\s*(.+?)\s*\|\s*$", re.M)
 _CODE = re.compile(r"([A-D])-([IV]+)")
 _COUNT_WORDS = {"One": 1, "Two": 2, "Three": 3, "Four": 4}
@@ -199,7 +204,7 @@ def _claim_support(index: SentenceIndex, claim: str) -> float:
 
 
 def _two_statements(view: SolverView, index: SentenceIndex) -> SolverAnswer:
-    claims = dict(_STATEMENT.findall(view.stem_markdown))
+    claims = dict(STATEMENT_LINE.findall(view.stem_markdown))
     if set(claims) != {"I", "II"}:
         return _abstain("cannot read the two statements")
     truths = [_truth(_claim_support(index, claims[k])) for k in ("I", "II")]
@@ -306,11 +311,8 @@ def _how_many(view: SolverView, index: SentenceIndex) -> SolverAnswer:
     )
 
 
-_LETTERED = re.compile(r"^([A-E])\.\s+(.+)$", re.M)
-
-
 def _multi_statement(view: SolverView, index: SentenceIndex) -> SolverAnswer:
-    claims = _LETTERED.findall(view.stem_markdown)
+    claims = LETTERED_LINE.findall(view.stem_markdown)
     if len(claims) < 3:
         return _abstain("cannot read the lettered statements")
     truths = [_truth(_claim_support(index, text), SET_FALSE_BELOW) for _, text in claims]

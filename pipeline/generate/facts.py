@@ -564,7 +564,8 @@ def _format_drafts(
         MULTI_STATEMENT.question_format: multi_statement_draft,
     }
     if fmt.question_format in seeded:
-        for seed in range(2 * len(asked)):
+        # Near variants refuse more draws (every false value close, none shown twice): more seeds.
+        for seed in range((3 if fmt.near else 2) * len(asked)):
             d = seeded[fmt.question_format](table, seed, kb, syllabus, only, fmt.near)
             if d is not None:
                 yield d

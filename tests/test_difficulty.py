@@ -147,18 +147,30 @@ def _stored(draft: Draft) -> Question:
     )
 
 
+def _labelled(question: Question, label: Difficulty, reason: str) -> Question:
+    """The same question stored under another label and reason (so another id)."""
+    content = question.content.model_copy(update={"difficulty": label, "difficulty_reason": reason})
+    return question.model_copy(update={"content": content, "question_id": question_id(content)})
+
+
+def _daily_paper(date: str, question: str) -> Paper:
+    return Paper(
+        exam_id=f"d-{date}",
+        kind="daily",
+        title="t",
+        exam_date=date,
+        question_ids=(question,),
+        blueprint="b",
+    )
+
+
 def test_relabelled_questions_are_stored_anew_and_the_old_withdrawn(
     tmp_path: Path, kb: KnowledgeBase, syllabus: Syllabus
 ) -> None:
     template = next(t for t in TEMPLATES if t.chain)
     current = _stored(next(d for s in range(20) if (d := numerical_draft(template, s, syllabus))))
     # The same question as a format-labelled generator stored it before the rubric.
-    old_content = current.content.model_copy(
-        update={"difficulty": E, "difficulty_reason": "a format label"}
-    )
-    old = current.model_copy(
-        update={"content": old_content, "question_id": question_id(old_content)}
-    )
+    old = _labelled(current, E, "a format label")
     rater = Rater(TEMPLATES_BY_ID, kb, syllabus)
     pairs = relabellings([old, current], rater.rating)
     assert [(a.question_id, b.question_id) for a, b in pairs] == [
@@ -171,16 +183,7 @@ def test_relabelled_questions_are_stored_anew_and_the_old_withdrawn(
     assert not relabellings([current.model_copy(update={"content": reworded})], rater.rating)
     with open_warehouse(tmp_path / "w.duckdb") as wh:
         wh.insert_questions([old])
-        wh.insert_paper(
-            Paper(
-                exam_id="d1",
-                kind="daily",
-                title="t",
-                exam_date="2026-11-25",
-                question_ids=(old.question_id,),
-                blueprint="b",
-            )
-        )
+        wh.insert_paper(_daily_paper("2026-11-25", old.question_id))
         wh.insert_questions([new])
         wh.relabel([(old.question_id, new.question_id)], RELABELLED)
         reasons = {i: r for i, r, _ in wh.withdrawals()}
@@ -359,25 +362,10 @@ def test_a_chain_of_relabellings_keeps_every_paper_on_the_current_record(
     its withdrawal lifted and the papers of all three."""
     template = next(t for t in TEMPLATES if t.chain)
     base = _stored(next(d for s in range(20) if (d := numerical_draft(template, s, syllabus))))
-    a, b, c = (
-        base.model_copy(update={"content": cc, "question_id": question_id(cc)})
-        for cc in (
-            base.content.model_copy(update={"difficulty": level, "difficulty_reason": level.value})
-            for level in (E, M, H)
-        )
-    )
+    a, b, c = (_labelled(base, level, level.value) for level in (E, M, H))
     with open_warehouse(tmp_path / "w.duckdb") as wh:
         wh.insert_questions([a])
-        wh.insert_paper(
-            Paper(
-                exam_id="d1",
-                kind="daily",
-                title="t",
-                exam_date="2026-11-20",
-                question_ids=(a.question_id,),
-                blueprint="b",
-            )
-        )
+        wh.insert_paper(_daily_paper("2026-11-20", a.question_id))
         wh.insert_questions([b])
         wh.relabel([(a.question_id, b.question_id)], RELABELLED)
         wh.insert_questions([c])

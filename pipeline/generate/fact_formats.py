@@ -10,6 +10,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from core.pool import NEAR_VARIANT_SUFFIX
 from core.records import Difficulty, QuestionFormat
 from kb.knowledge import FactTable
 from kb.retrieval import content_tokens
@@ -26,6 +27,11 @@ class FactFormat:
     what: str
     question_format: QuestionFormat
     near: bool = False
+
+    def __post_init__(self) -> None:
+        # A near variant's kind is its base kind plus the suffix the family rule strips.
+        if self.near != self.kind.endswith(NEAR_VARIANT_SUFFIX):
+            raise ValueError(f"{self.kind}: a near variant's kind ends {NEAR_VARIANT_SUFFIX!r}")
 
 
 FORWARD = FactFormat("forward", "one fact, asked directly", QuestionFormat.SINGLE_CORRECT)
@@ -113,7 +119,6 @@ MULTI_STATEMENT_STEM = "Consider the following statements:"
 # numeral or letter and its statement.
 STATEMENT_LINE = re.compile(r"\*\*Statement (I|II):\*\*\s*(.+)")
 LETTERED_LINE = re.compile(r"^([A-E])\.\s+(.+)$", re.M)
-ROMAN = ("I", "II", "III", "IV")
 
 
 @lru_cache(maxsize=4096)
@@ -166,18 +171,17 @@ def one_swap_coding(key: str, other: str) -> bool:
     return len(_rows_differing(key, other)) == 2
 
 
-def square_codings(key: str, others: Collection[str]) -> tuple[frozenset[int], ...] | None:
-    """The two separate pairs of rows whose swaps, each alone and both together, make the other
-    codings; None when they are not such a square. Every row then reads the same in exactly two
-    options and every option is one swap from two others: nothing but knowing both pairs singles
-    the key out. (Three codings each one swap from the key would make the key the one option a
-    swap from all the others, a convergence cue a test-wise student answers by without the
-    content.)"""
+def square_codings(key: str, others: Collection[str]) -> bool:
+    """The other codings are the key with two separate pairs of rows swapped, each alone and
+    both together. Every row then reads the same in exactly two options and every option is one
+    swap from two others: nothing but knowing both pairs singles the key out. (Three codings
+    each one swap from the key would make the key the one option a swap from all the others, a
+    convergence cue a test-wise student answers by without the content.)"""
     differing = sorted((_rows_differing(key, o) for o in others), key=len)
     if [len(d) for d in differing] != [2, 2, 4]:
-        return None
+        return False
     first, second, both = differing
-    return (first, second) if not first & second and first | second == both else None
+    return not first & second and first | second == both
 
 
 def coding_demand(key: str, others: Collection[str]) -> Demand:
@@ -187,7 +191,7 @@ def coding_demand(key: str, others: Collection[str]) -> Demand:
     return Demand(
         claims=4,
         near_miss=any(one_swap_coding(key, o) for o in others),
-        all_near=square_codings(key, others) is not None,
+        all_near=square_codings(key, others),
     )
 
 

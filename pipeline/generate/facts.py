@@ -33,7 +33,6 @@ from pipeline.generate.fact_formats import (
     ODD_PAIR,
     ODD_PAIR_CLOSE,
     REVERSE,
-    ROMAN,
     TWO_STATEMENTS,
     TWO_STATEMENTS_CLOSE,
     FactFormat,
@@ -58,6 +57,7 @@ TWO_STATEMENT_OPTIONS = (
     "Statement I is incorrect but Statement II is correct",
 )
 COUNT_OPTIONS = ("One", "Two", "Three", "Four")
+ROMAN = ("I", "II", "III", "IV")
 
 
 def _shuffled(options: tuple[str, ...], rng: random.Random) -> list[str]:

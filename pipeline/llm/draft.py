@@ -77,7 +77,13 @@ FORMAT_CLAIMS: Mapping[QuestionFormat, int] = {
 REACHABLE: Mapping[QuestionFormat, frozenset[Difficulty]] = {
     QuestionFormat.ASSERTION_REASON: frozenset({causes.DIFFICULTY}),
     QuestionFormat.TWO_STATEMENTS: frozenset(
-        rated(Demand(claims=2, near_miss=near, all_near=all_near))[0]
+        rated(
+            Demand(
+                claims=FORMAT_CLAIMS[QuestionFormat.TWO_STATEMENTS],
+                near_miss=near,
+                all_near=all_near,
+            )
+        )[0]
         for near, all_near in ((False, False), (True, False), (True, True))
     ),
 }

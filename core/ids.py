@@ -24,6 +24,12 @@ def digest(value: Any, length: int = ID_HEX_CHARS) -> str:
 def question_identity(content: QuestionContent) -> dict[str, Any]:
     """The fields a question id covers; option order is left out, so reordering keeps the id."""
     body = content.model_dump(mode="json")
+    # A figure's fields added after ids were first derived count only when set, so a figure
+    # with an id and a caption alone keeps the id it always had.
+    body["figures"] = [
+        {k: v for k, v in figure.items() if k in ("figure_id", "caption") or v not in ("", None)}
+        for figure in body["figures"]
+    ]
     options = sorted(o["text"] for o in body.pop("options"))
     correct = content.option(body.pop("correct_key")).text
     return {**body, "options": options, "correct": correct}

@@ -6,7 +6,10 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
+
+from core.figures import FigureSpec
+from core.record import Record
 
 OptionKey = Literal["A", "B", "C", "D"]
 OPTION_KEYS: tuple[OptionKey, ...] = ("A", "B", "C", "D")
@@ -44,12 +47,6 @@ class Verdict(StrEnum):
     REJECTED = "rejected"
 
 
-class Record(BaseModel):
-    """Base for every record: frozen, no unknown fields."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
 class Option(Record):
     key: OptionKey
     text: str = Field(min_length=1, description="Markdown with LaTeX math")
@@ -62,8 +59,18 @@ def keyed_options(texts: Sequence[str]) -> tuple[Option, Option, Option, Option]
 
 
 class FigureRef(Record):
+    """A figure a question shows.
+
+    A knowledge-store figure a model's draft cites has an id and a caption only. A question
+    figure drawn from data also has its `spec` (everything a student reads off the picture, and
+    all the solver may read of it) and its `alt` text for screen readers; its id is the content
+    hash of the SVG drawn from the spec (pipeline.figures.render).
+    """
+
     figure_id: str
     caption: str
+    alt: str = ""
+    spec: FigureSpec | None = None
 
 
 class SyllabusTag(Record):
@@ -130,6 +137,8 @@ class SolverView(Record):
     template_id: str
     stem_markdown: str
     options: tuple[Option, Option, Option, Option]
+    # The figures the stem refers to, with their specs: what a student reads off the picture.
+    figures: tuple[FigureRef, ...] = ()
 
 
 class SolverAnswer(Record):

@@ -20,6 +20,7 @@ from kb.knowledge import KnowledgeBase, load_knowledge_base
 from kb.references import ReferenceQuestion
 from kb.syllabus import Syllabus, load_syllabus
 from pipeline.assemble.blueprint import Blueprint, load_blueprint
+from pipeline.figures.catalogue import figure_templates
 from pipeline.generate.drafter import Drafter, OfflineDrafter
 from pipeline.generate.sequences import load_sequences
 from pipeline.llm.usage import TokenBudget, UsageLedger
@@ -97,7 +98,10 @@ def _offline_providers(
     """The offline engine: parametric templates and fact tables, and the independent solver."""
     elements = load_element_data(settings.data_dir)
     sequences = load_sequences(settings.data_dir, kb)
-    drafter = OfflineDrafter(syllabus, kb, TEMPLATES, elements, settings.data_dir, sequences)
+    figures = figure_templates(settings.data_dir)
+    drafter = OfflineDrafter(
+        syllabus, kb, TEMPLATES, elements, settings.data_dir, sequences, figures
+    )
     return drafter, OfflineSolver(kb, TEMPLATES_BY_ID)
 
 

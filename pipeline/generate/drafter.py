@@ -15,6 +15,7 @@ from core.records import Difficulty, Draft, Subject
 from kb.elements import ElementData
 from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
+from pipeline.figures.templates import FigureTemplate, figure_drafts
 from pipeline.generate.causes import assertion_reason_drafts
 from pipeline.generate.elements import element_drafts
 from pipeline.generate.facts import fact_drafts
@@ -65,8 +66,8 @@ class CallDrafter(Protocol):
 
 @dataclass(frozen=True)
 class OfflineDrafter:
-    """The embedded drafter: parametric numericals, fact-table, element-data, genetics and
-    ordering questions."""
+    """The embedded drafter: parametric numericals, fact-table, element-data, genetics,
+    ordering and figure questions."""
 
     syllabus: Syllabus
     kb: KnowledgeBase
@@ -76,6 +77,8 @@ class OfflineDrafter:
     data_dir: Path | None = None
     # The authored sequences the ordering questions come from (data/kb/sequences).
     sequences: tuple[Sequence_, ...] = ()
+    # The figure templates (pipeline.figures.catalogue): questions that show a drawn figure.
+    figures: tuple[FigureTemplate, ...] = ()
 
     def drafts(
         self,
@@ -132,6 +135,12 @@ class OfflineDrafter:
                 )
                 if in_unit(of_topic)
             ]
-        # Numericals and facts alternate, so seventeen fact tables do not drown two templates.
-        groups = [round_robin(g) for g in (numericals, facts) if g]
+        figures = [
+            figure_drafts(t, self.syllabus, start=starts.get(t.template_id, 0))
+            for t in self.figures
+            if t.subject == subject and t.difficulty == difficulty and in_unit(t.topic_id)
+        ]
+        # Numericals, facts and figures take turns, so seventeen fact tables do not drown two
+        # templates.
+        groups = [round_robin(g) for g in (numericals, facts, figures) if g]
         return round_robin(groups)

@@ -49,7 +49,7 @@ def unanswered(answer: SolverAnswer) -> str | None:
 
 
 def solver_view(draft: Draft) -> SolverView:
-    """What the solver may see of a draft: stem and options only."""
+    """What the solver may see of a draft: stem, options and the figures it draws."""
     c = draft.content
     return SolverView(
         subject=c.tag.subject,
@@ -58,6 +58,9 @@ def solver_view(draft: Draft) -> SolverView:
         template_id=draft.provenance.template_id,
         stem_markdown=c.stem_markdown,
         options=c.options,
+        # A drawn figure's spec is what a student reads off the picture; a cited knowledge-store
+        # figure's caption was written for the drafter, and stays hidden like the key.
+        figures=tuple(f for f in c.figures if f.spec is not None),
     )
 
 

@@ -32,6 +32,7 @@ from pipeline.generate.sequences import TEMPLATE_PREFIX as SEQUENCE_PREFIX
 from pipeline.quantities.numbers import number_and_unit, stated_quantities
 from pipeline.quantities.units import UnknownUnitError, same_dimension, si_factor
 from pipeline.verify.element_solver import SOLVER_NAME, element_answer
+from pipeline.verify.figure_solver import figure_answer
 from pipeline.verify.genetics_solver import genetics_answer
 from pipeline.verify.sequence_solver import SequenceSolver
 
@@ -386,6 +387,8 @@ class OfflineSolver:
         self._sequences = SequenceSolver(kb)
 
     def solve(self, view: SolverView) -> SolverAnswer:
+        if view.figures:
+            return figure_answer(view)
         if view.template_id.startswith(ELEMENT_PREFIX):
             return element_answer(view)
         if view.template_id.startswith(GENETICS_PREFIX):

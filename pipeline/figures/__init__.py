@@ -1,0 +1,1 @@
+"""Question figures: drawn from specs (core.figures), sanitised, drafted into questions."""

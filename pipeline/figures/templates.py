@@ -1,0 +1,131 @@
+"""Figure templates: seeded question makers whose every question shows a figure drawn from a spec.
+
+A template draws, for a seed, a `FigureQuestion`: the spec (what the picture shows), its caption
+and alt text, and the question asked about it. `figure_draft` turns that into a Draft whose
+figure is the SVG drawn from the spec, addressed by its hash. Templates are kept per kind
+(pipeline.figures.circuit, graph, ray, diagram); `FIGURE_TEMPLATES` is all of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from core.figures import FigureSpec
+from core.records import (
+    Difficulty,
+    Draft,
+    FigureRef,
+    Provenance,
+    QuestionFormat,
+    Subject,
+    choice_draft,
+)
+from kb.syllabus import Syllabus
+from pipeline.difficulty import Demand, rated
+from pipeline.figures.render import svg_of
+from pipeline.figures.svg import figure_id_of
+
+FIGURE_GENERATOR = "figure"
+TEMPLATE_PREFIX = "fig-"
+# A template whose draws keep failing or repeating is exhausted, not an endless loop.
+EXHAUSTED_AFTER = 300
+
+
+@dataclass(frozen=True)
+class FigureQuestion:
+    """One drawn question: its figure and what it asks about it.
+
+    `group` names what the question is about, so questions about one thing (one part of one
+    diagram) are near-duplicates of each other; parametric templates leave it empty (all of a
+    template's questions are then one group, like a numerical template's).
+    `demand` overrides the template's when one draw asks more than another.
+    """
+
+    spec: FigureSpec
+    caption: str
+    alt: str
+    format: QuestionFormat
+    stem: str
+    options: tuple[str, str, str, str]
+    correct: str
+    explanation: str
+    group: str = ""
+    params: tuple[tuple[str, str], ...] = ()
+    demand: Demand | None = None
+
+
+@dataclass(frozen=True)
+class FigureTemplate:
+    template_id: str  # starts with TEMPLATE_PREFIX
+    subject: Subject
+    topic_id: str
+    demand: Demand
+    draw: Callable[[int], FigureQuestion | None] = field(compare=False)
+
+    @property
+    def difficulty(self) -> Difficulty:
+        return rated(self.demand)[0]
+
+
+def figure_ref(question: FigureQuestion) -> FigureRef:
+    """The question's figure: drawn from its spec and addressed by the drawing's hash."""
+    return FigureRef(
+        figure_id=figure_id_of(svg_of(question.spec)),
+        caption=question.caption,
+        alt=question.alt,
+        spec=question.spec,
+    )
+
+
+def figure_draft(template: FigureTemplate, seed: int, syllabus: Syllabus) -> Draft | None:
+    """The template's draft for a seed, or None when that seed makes no question."""
+    question = template.draw(seed)
+    if question is None:
+        return None
+    difficulty, reason = rated(question.demand or template.demand)
+    group = question.group or "all"
+    draft = choice_draft(
+        syllabus.topic(template.topic_id).tag,
+        difficulty,
+        reason,
+        question.format,
+        question.stem,
+        question.options,
+        question.correct,
+        question.explanation,
+        Provenance(
+            generator=FIGURE_GENERATOR,
+            template_id=template.template_id,
+            params=(
+                ("key", f"{template.template_id}|{group}"),
+                ("seed", str(seed)),
+                *question.params,
+            ),
+        ),
+    )
+    content = draft.content.model_copy(update={"figures": (figure_ref(question),)})
+    return draft.model_copy(update={"content": content})
+
+
+def figure_drafts(template: FigureTemplate, syllabus: Syllabus, start: int = 0) -> Iterator[Draft]:
+    """Drafts for seeds start, start+1, … (draws that make no question, or repeat one, skipped)."""
+    seen: set[str] = set()
+    seed, misses = start, 0
+    while misses < EXHAUSTED_AFTER:
+        draft = figure_draft(template, seed, syllabus)
+        seed += 1
+        if draft is None:
+            misses += 1
+            continue
+        face = (
+            draft.content.stem_markdown
+            + draft.content.figures[0].figure_id
+            + draft.content.correct_key
+        )
+        if face in seen:
+            misses += 1
+            continue
+        misses = 0
+        seen.add(face)
+        yield draft

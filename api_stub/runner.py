@@ -67,6 +67,7 @@ from site_builder.documents import (
     question_key,
     url_of,
 )
+from site_builder.export import figure_image_keys, write_figure_images
 from site_builder.integrity import refuse_live_markup
 from site_builder.s3 import mirror_keys
 
@@ -111,6 +112,7 @@ class _Progress:
 
     def accepted(self, question: Question, attempts: tuple[Attempt, ...]) -> None:
         r = self.runner
+        write_figure_images(r.store, [question])  # before the file that shows them
         r.store.put_immutable(question_key(question.question_id), question_file_bytes(question))
         entry = OutboxEntry(question=question, attempts=attempts)
         r.store.put_immutable(outbox_key(question.question_id), entry.model_dump_json().encode())
@@ -538,7 +540,8 @@ class JobRunner:
         refuse_live_markup(document, result_id)
         self.store.put_immutable(key, json_bytes(document))
         if self.mirror:
-            self.mirror([*(question_key(q.question_id) for q in new), key])
+            images = [k for q in new for k in figure_image_keys(q)]
+            self.mirror([*images, *(question_key(q.question_id) for q in new), key])
         if new:
             self.pool.add(pool_rows(new))
         n = len(document["questions"])

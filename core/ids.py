@@ -27,7 +27,7 @@ def question_identity(content: QuestionContent) -> dict[str, Any]:
     # A figure's fields added after ids were first derived count only when set, so a figure
     # with an id and a caption alone keeps the id it always had.
     body["figures"] = [
-        {k: v for k, v in figure.items() if k in ("figure_id", "caption") or v not in ("", None)}
+        {k: v for k, v in figure.items() if k in ("figure_id", "caption") or v not in ("", None, 0)}
         for figure in body["figures"]
     ]
     options = sorted(o["text"] for o in body.pop("options"))

@@ -71,6 +71,9 @@ class FigureRef(Record):
     caption: str
     alt: str = ""
     spec: FigureSpec | None = None
+    # The drawing's size in CSS pixels, so a page reserves its space before the image loads.
+    width: int = Field(default=0, ge=0)
+    height: int = Field(default=0, ge=0)
 
 
 class SyllabusTag(Record):

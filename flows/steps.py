@@ -59,6 +59,7 @@ from site_builder.export import (
     exported_question_ids,
     publish_daily_pointer,
     record_exported,
+    write_figure_images,
     write_rendered_files,
 )
 from site_builder.html import write_previews
@@ -382,6 +383,12 @@ def export_step(services: Services, paper: Paper) -> ExportReport:
     with open_warehouse(services.settings.warehouse_path) as wh:
         fresh_ids = [i for i in wh.question_ids() if i not in exported]
         paper_questions = wh.questions(list(paper.question_ids))
+        pool = wh.pool()
+        # Figures before the files that show them: no published question names a missing image.
+        figured = set(pool.filter(pl.col("figure"))["question_id"].to_list())
+        images = write_figure_images(store, wh.questions([i for i in fresh_ids if i in figured]))
+        if images:
+            log.info("export: %d figure images written", images)
 
         def files() -> Iterator[tuple[str, bytes]]:
             # Rendered when their questions were stored: this only writes bytes. One stream,
@@ -393,7 +400,7 @@ def export_step(services: Services, paper: Paper) -> ExportReport:
 
         write_rendered_files(store, files(), exported)
         withdrawals = wh.withdrawals()
-        servable = servable_counts(wh.pool())
+        servable = servable_counts(pool)
     # Recorded before the paper, so the paper's export finds them and renders none again.
     record_exported(store, exported)
     report = export_daily_paper(store, paper, paper_questions, paper_questions)

@@ -114,6 +114,24 @@ class StoredOption(Record):
     is_correct: bool
 
 
+FIGURE_ID_PATTERN = r"^fig-[0-9a-f]{20}$"
+
+
+class QuestionFigure(Record):
+    """A figure the question shows: an immutable SVG on the CDN, described for screen readers."""
+
+    url: str = Field(
+        pattern=f"^/{API_PREFIX}/images/{_tail(FIGURE_ID_PATTERN).removesuffix('$')}\\.svg$",
+        description="Path of the image (image/svg+xml), relative to the base URL; immutable",
+    )
+    alt: str = Field(min_length=1, description="Describes the picture; never gives the answer")
+    caption: str
+    width: int = Field(ge=1, description="CSS pixels")
+    height: int = Field(ge=1, description="CSS pixels")
+
+
+QuestionFigures = Annotated[tuple[QuestionFigure, ...], Field(min_length=1)]
+
 _daily_keys, _daily_keys_schema = _keyed("key")
 _stored_keys, _stored_keys_schema = _keyed("id", one_correct=True)
 
@@ -130,6 +148,9 @@ class DailyQuestion(Record):
     ] = _daily_keys_schema
     correct_key: OptionKey
     explanation_markdown: str
+    figures: QuestionFigures | SkipJsonSchema[None] = _absent_or(
+        "Only on a question with a figure; the stem's Markdown ends with each as an image"
+    )
 
 
 class StoredQuestion(Record):
@@ -145,6 +166,9 @@ class StoredQuestion(Record):
         AfterValidator(_stored_keys),
     ] = _stored_keys_schema
     explanation_html: str
+    figures: QuestionFigures | SkipJsonSchema[None] = _absent_or(
+        "Only on a question with a figure; the stem's HTML ends with each as an <img>"
+    )
 
 
 class Marking(Record):

@@ -11,7 +11,10 @@ from dataclasses import dataclass
 import brotli
 
 from core.records import Paper, Question
+from core.shapes import drawn_figures, figure_key
 from core.storage import ObjectStore
+from pipeline.figures.render import svg_of
+from pipeline.figures.svg import figure_id_of
 from site_builder.documents import (
     DAILY_POINTER_KEY,
     daily_paper_key,
@@ -67,6 +70,52 @@ def record_exported(store: ObjectStore, ids: set[str]) -> None:
         store.put(EXPORT_MANIFEST_KEY, data)
 
 
+class FigureDriftError(RuntimeError):
+    """A figure's spec no longer draws the bytes its id is the hash of (a renderer changed):
+    publishing would put other bytes under an immutable image's name, so nothing is published."""
+
+
+def figure_files(question: Question) -> list[tuple[str, bytes]]:
+    """The image files of a question's drawn figures: (key, bytes), compressed variants first.
+
+    Each SVG is drawn again from its spec and must hash to the figure's id.
+    """
+    files: list[tuple[str, bytes]] = []
+    for figure in drawn_figures(question):
+        assert figure.spec is not None
+        svg = svg_of(figure.spec)  # sanitised: svg_of refuses an unsafe drawing
+        if figure_id_of(svg) != figure.figure_id:
+            raise FigureDriftError(
+                f"{question.question_id}: its figure {figure.figure_id} now draws other bytes"
+            )
+        key, data = figure_key(figure.figure_id), svg.encode("utf-8")
+        files += [(key + suffix, v) for suffix, v in compressed_variants(data).items()]
+        files.append((key, data))
+    return files
+
+
+def figure_image_keys(question: Question) -> list[str]:
+    """The keys `figure_files` writes for a question, without drawing anything."""
+    return [
+        figure_key(f.figure_id) + suffix
+        for f in drawn_figures(question)
+        for suffix in (*ENCODINGS, "")
+    ]
+
+
+def write_figure_images(store: ObjectStore, questions: Iterable[Question]) -> int:
+    """Write the images of the questions' drawn figures not published yet; returns how many.
+
+    Called before the questions' own files, so no published question names a missing image.
+    """
+    written = 0
+    for question in questions:
+        for key, data in figure_files(question):
+            if not store.exists(key):
+                written += put_published(store, key, data, question.question_id)
+    return written
+
+
 def write_question_files(
     store: ObjectStore, questions: Sequence[Question], exported: set[str] | None = None
 ) -> tuple[int, int]:
@@ -76,7 +125,9 @@ def write_question_files(
     `verify_question_files` re-renders everything when that is wanted.
     """
     known = exported_question_ids(store) if exported is None else exported
-    fresh = [(q.question_id, question_file(q)) for q in questions if q.question_id not in known]
+    new = [q for q in questions if q.question_id not in known]
+    write_figure_images(store, new)
+    fresh = [(q.question_id, question_file(q)) for q in new]
     write_rendered_files(store, fresh, known)
     if exported is None:
         record_exported(store, known)

@@ -27,6 +27,8 @@ def content_type(key: str) -> str:
     base, _ = encoded_base(key)
     if base.endswith(".html"):
         return "text/html; charset=utf-8"
+    if base.endswith(".svg"):
+        return "image/svg+xml"
     if base.endswith(".parquet"):
         return "application/vnd.apache.parquet"
     return "application/json"

@@ -15,7 +15,7 @@ from markupsafe import Markup
 
 from core.records import Question
 from core.render import inline_markdown_html, markdown_html
-from core.shapes import stored_question
+from core.shapes import figure_key, stem_without_figures_markdown, stored_question
 from core.storage import ObjectStore, validate_key
 from site_builder.documents import daily_paper_key, question_key
 from site_builder.integrity import complete_document, put_published
@@ -35,6 +35,9 @@ class Figure:
 
     caption: str
     src: str | None = None
+    alt: str = ""
+    width: int = 0
+    height: int = 0
 
 
 def paper_preview_key(date: str) -> str:
@@ -56,11 +59,18 @@ def relative_url(page_key: str, target_key: str) -> str:
 def figures_for(
     question: Question, page_key: str, image_key: ImageKey | None = None
 ) -> tuple[Figure, ...]:
-    """A question's figures for a page at page_key: captions, and image URLs where known."""
+    """A question's figures for a page at page_key: captions, and image URLs where known.
+
+    A drawn figure's image is always known (its published key); a cited knowledge-store
+    figure's comes from `image_key`.
+    """
     out = []
     for ref in question.content.figures:
         key = image_key(ref.figure_id) if image_key is not None else None
-        out.append(Figure(ref.caption, relative_url(page_key, key) if key else None))
+        if key is None and ref.spec is not None:
+            key = figure_key(ref.figure_id)
+        src = relative_url(page_key, key) if key else None
+        out.append(Figure(ref.caption, src, ref.alt, ref.width, ref.height))
     return tuple(out)
 
 
@@ -82,6 +92,9 @@ def _figure_views(figures: Sequence[Figure]) -> list[dict[str, Any]]:
             "caption": f.caption,
             "caption_html": Markup(inline_markdown_html(f.caption)),
             "src": f.src,
+            "alt": f.alt,
+            "width": f.width,
+            "height": f.height,
         }
         for f in figures
     ]
@@ -113,6 +126,8 @@ def _date_text(date: str | None) -> str | None:
 
 
 def _paper_item(number: int, q: Mapping[str, Any], figures: Sequence[Figure]) -> dict[str, Any]:
+    # The document's stem ends with its figures as Markdown images whose URLs are relative to
+    # the site's root; the page shows them as figures instead, linked relative to the page.
     options = [
         {"key": o["key"], "html": Markup(inline_markdown_html(o["text"]))} for o in q["options"]
     ]
@@ -122,7 +137,7 @@ def _paper_item(number: int, q: Mapping[str, Any], figures: Sequence[Figure]) ->
         "id": q["id"],
         "subject": q["subject"],
         "topic": q["topic"],
-        "stem": Markup(markdown_html(q["stem_markdown"])),
+        "stem": Markup(markdown_html(stem_without_figures_markdown(q["stem_markdown"]))),
         "options": options,
         "layout": _layout([o["text"] for o in q["options"]]),
         "figures": _figure_views(figures),
@@ -187,7 +202,7 @@ def question_html(question: Question, figures: Sequence[Figure] | None = None) -
         "subject": doc["subject"],
         "topic": doc["topic"],
         "difficulty": doc["difficulty"],
-        "stem": Markup(doc["stem_html"]),
+        "stem": Markup(markdown_html(question.content.stem_markdown)),
         "options": options,
         "layout": _layout([o.text for o in question.content.options]),
         "figures": _figure_views(shown),

@@ -71,6 +71,8 @@ def complete_document(key: str, data: bytes) -> bool:
         return False
     if key.endswith(".html"):
         return text.rstrip().endswith("</html>")
+    if key.endswith(".svg"):
+        return text.rstrip().endswith("</svg>")
     try:
         document = json.loads(text)
     except json.JSONDecodeError:

@@ -14,7 +14,7 @@ from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 from pydantic_core import CoreSchema
 
 from kb.syllabus import Syllabus
-from site_builder.contract import COMPONENTS
+from site_builder.contract import COMPONENTS, FIGURE_ID_PATTERN
 from site_builder.documents import (
     API_PREFIX,
     DATE_PATTERN,
@@ -51,6 +51,7 @@ CACHE_POLICIES: Mapping[str, str] = {
     f"{P}/exams/daily/{{date}}": IMMUTABLE,
     f"{P}/exams/{{exam_id}}": IMMUTABLE,
     f"{P}/questions/{{question_id}}": IMMUTABLE,
+    f"{P}/images/{{figure_id}}.svg": IMMUTABLE,
     f"{P}/practice/{{practice_id}}": IMMUTABLE,
     **{f"/{key}": f"public, max-age={age}" for key, age in short_lived_keys().items()},
     f"{P}/practice/generate": NO_STORE,
@@ -211,6 +212,30 @@ def _generate(
     }
 
 
+def _image() -> tuple[str, Schema]:
+    """A question figure: a sanitised SVG addressed by the hash of its bytes."""
+    path = f"{P}/images/{{figure_id}}.svg"
+    return path, {
+        "get": {
+            "operationId": "getFigure",
+            "summary": "A question's figure (the `url` of an item of a question's `figures`)",
+            "tags": ["static"],
+            "security": [],
+            "parameters": [
+                _parameter("figure_id", FIGURE_ID_PATTERN, "a figure's id: a hash of its SVG")
+            ],
+            "responses": {
+                "200": {
+                    "description": "The SVG: no script, no event handler, no external reference",
+                    "content": {"image/svg+xml": {"schema": {"type": "string"}}},
+                    "headers": _cache_header(path),
+                },
+                "404": _error("no figure with this id"),
+            },
+        }
+    }
+
+
 def api_paths() -> dict[str, Schema]:
     """Every path of the API: the static tree first, then the worker's."""
     question_id = _parameter("question_id", QUESTION_ID_PATTERN, "a stored question's id")
@@ -250,6 +275,7 @@ def api_paths() -> dict[str, Schema]:
                 "StoredQuestion",
                 question_id,
             ),
+            _image(),
             _static(
                 f"{P}/practice/{{practice_id}}",
                 "getPracticeSet",

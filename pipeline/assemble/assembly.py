@@ -16,7 +16,8 @@ groups (the worse is left out and the flow runs again), groups shared across sub
 subject leaves what an earlier one took), and the answer-key range per letter (swaps within a
 bucket after the flow; `balanced_keys`). Where they bind, a shortfall may exceed the minimum.
 Last, swaps within a unit and difficulty bring the subject's multi-step questions up to the
-blueprint's `multi_step_per_subject` where the pool allows (`with_multi_step`).
+blueprint's `multi_step_per_subject`, and its figure questions into `figures_per_subject`, where
+the pool allows (`with_blueprint_counts`).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from core.records import (
     SubjectTally,
     UnitTally,
 )
-from pipeline.assemble.blueprint import Blueprint
+from pipeline.assemble.blueprint import FIGURE_CLASS, Blueprint
 from pipeline.assemble.flow import Candidates, max_flow, one_unit_per_group
 from pipeline.assemble.index import PoolIndex, index_pool
 from pipeline.assemble.request import (
@@ -52,13 +53,14 @@ from pipeline.assemble.request import (
     daily_request,
 )
 from pipeline.assemble.selection import (
+    MULTI_STEP,
     balanced_keys,
     flow_without_enemies,
     greedy,
     key_shortfall,
     placed_shortfall,
     swap_candidates,
-    with_multi_step,
+    with_at_least,
 )
 from pipeline.assemble.shortlist import Plan, request_plan, shortlist_by_bucket
 
@@ -175,21 +177,16 @@ def assemble_paper(
             balanced = balanced_keys(
                 index, chosen, spare.tolist(), plan.priority, blueprint.answer_keys_per_letter
             )
-        if balanced is not None and blueprint.multi_step_per_subject:
+        if balanced is not None and (
+            blueprint.multi_step_per_subject or blueprint.figures_per_subject
+        ):
             # Swaps within the chosen questions' units and difficulties, never past a cap.
             unit_level = index.unit * len(DIFFICULTIES) + index.difficulty
             near = np.flatnonzero(plan.eligible & np.isin(unit_level, unit_level[balanced]))
             free = ~taken[index.group[near]] & ~taken_enemies[index.enemy[near]]
             spare = near[free]
-            balanced = with_multi_step(
-                index,
-                balanced,
-                spare[np.argsort(plan.priority[spare])].tolist(),
-                plan.priority,
-                blueprint.multi_step_per_subject,
-                blueprint.answer_keys_per_letter,
-                caps,
-            )
+            spare = spare[np.argsort(plan.priority[spare])].tolist()
+            balanced = with_blueprint_counts(index, balanced, spare, plan.priority, blueprint, caps)
         if balanced is None:
             shortfall.update(key_shortfall(index, s, chosen, blueprint.answer_keys_per_letter))
         else:
@@ -199,6 +196,37 @@ def assemble_paper(
     if shortfall:
         return Shortfall(shortfall)
     return _paper(index, plan, request, blueprint, picked)
+
+
+def with_blueprint_counts(
+    index: PoolIndex,
+    chosen: list[int],
+    spare: list[int],
+    priority: NDArray[np.uint64],
+    blueprint: Blueprint,
+    caps: Mapping[tuple[int, int], int],
+) -> list[int]:
+    """A subject's chosen rows swapped towards the blueprint's multi-step minimum, then into
+    its figure range (figure swaps never give up a multi-step question), as far as the pool
+    allows."""
+    keys = blueprint.answer_keys_per_letter
+    multi = index.steps >= MULTI_STEP
+    if blueprint.multi_step_per_subject:
+        need = blueprint.multi_step_per_subject
+        chosen = with_at_least(index, chosen, spare, priority, need, keys, caps, multi)
+    if blueprint.figures_per_subject is not None:
+        lo, hi = blueprint.figures_per_subject
+        figure = (
+            index.klass == index.classes.index(FIGURE_CLASS)
+            if FIGURE_CLASS in index.classes
+            else np.zeros(len(index), dtype=bool)
+        )
+        kept = multi if blueprint.multi_step_per_subject else None
+        chosen = with_at_least(index, chosen, spare, priority, lo, keys, caps, figure, kept)
+        chosen = with_at_least(
+            index, chosen, spare, priority, len(chosen) - hi, keys, caps, ~figure, kept
+        )
+    return chosen
 
 
 def _paper(

@@ -53,8 +53,12 @@ class BlueprintFile(Record):
     answer_keys_per_letter: tuple[int, int] = (8, 14)
     # Per subject, how many questions should be multi-step or multi-concept (two or more steps
     # by the difficulty rubric): reached by swaps within a unit and difficulty where the pool
-    # allows (pipeline.assemble.selection.with_multi_step), never a reason for no paper.
+    # allows (pipeline.assemble.selection.with_at_least), never a reason for no paper.
     multi_step_per_subject: int = Field(default=0, ge=0)
+    # Per subject, at least and at most this many questions with a figure: reached by swaps
+    # within a unit and difficulty, never past a figure cap, where the pool allows
+    # (pipeline.assemble.selection.with_at_least), never a reason for no paper.
+    figures_per_subject: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,7 @@ class Blueprint:
     unit_order: Mapping[str, int]
     answer_keys_per_letter: tuple[int, int] = (8, 14)
     multi_step_per_subject: int = 0
+    figures_per_subject: tuple[int, int] | None = None
 
 
 def parse_distribution(raw: Mapping[str, float]) -> dict[Difficulty, float]:
@@ -192,7 +197,17 @@ def _validated(spec: BlueprintFile, syllabus: Syllabus) -> Blueprint:
         unit_order=syllabus.unit_order(),
         answer_keys_per_letter=spec.answer_keys_per_letter,
         multi_step_per_subject=min(spec.multi_step_per_subject, n),
+        figures_per_subject=_figure_range(spec.figures_per_subject, n),
     )
+
+
+def _figure_range(given: tuple[int, int] | None, n: int) -> tuple[int, int] | None:
+    if given is None:
+        return None
+    lo, hi = given
+    if not 0 <= lo <= hi <= n:
+        raise BlueprintError(f"figures_per_subject needs 0 <= min <= max <= {n}, got {given}")
+    return lo, hi
 
 
 def load_blueprint(

@@ -239,7 +239,7 @@ def key_shortfall(
 MULTI_STEP = MEDIUM_STEPS
 
 
-def with_multi_step(
+def with_at_least(
     index: PoolIndex,
     chosen: list[int],
     spare: Sequence[int],
@@ -247,12 +247,14 @@ def with_multi_step(
     minimum: int,
     key_range: tuple[int, int],
     caps: Mapping[tuple[int, int], int],
+    wanted: NDArray[np.bool_],
+    kept: NDArray[np.bool_] | None = None,
 ) -> list[int]:
-    """Chosen rows with at least `minimum` multi-step questions where swaps allow it, else as
-    many as they allow.
+    """Chosen rows with at least `minimum` `wanted` rows where swaps allow it, else as many as
+    they allow.
 
-    A swap gives up a single-step question for a multi-step one of the same unit and
-    difficulty (every unit and difficulty count holds) whose class stays within its cap
+    A swap gives up an unwanted question (never a `kept` one) for a wanted one of the same unit
+    and difficulty (every unit and difficulty count holds) whose class stays within its cap
     (`caps`: (difficulty, class) → at most), whose key keeps every letter within `key_range`,
     and which clashes with no other chosen question. `spare` are the subject's eligible rows,
     best first; each swap brings in the best one any helpful swap can bring, for the worst
@@ -260,7 +262,7 @@ def with_multi_step(
     """
     lo, hi = key_range
     chosen = list(chosen)
-    have = sum(int(index.steps[r]) >= MULTI_STEP for r in chosen)
+    have = sum(bool(wanted[r]) for r in chosen)
     if have >= minimum:
         return chosen
     keys = Counter(int(index.key[r]) for r in chosen)
@@ -269,14 +271,14 @@ def with_multi_step(
     classes = Counter((int(index.difficulty[r]), int(index.klass[r])) for r in chosen)
     by_cell: dict[tuple[int, int], list[int]] = {}
     rows = np.asarray(spare, dtype=np.int64)
-    for r in rows[index.steps[rows] >= MULTI_STEP].tolist():  # best first, as `spare` is
+    for r in rows[wanted[rows]].tolist():  # best first, as `spare` is
         by_cell.setdefault((int(index.unit[r]), int(index.difficulty[r])), []).append(r)
     while have < minimum:
         best: tuple[int, int, int] | None = None  # (priority of the newcomer, position, row)
         taken = set(chosen)
         for j in range(len(chosen) - 1, -1, -1):
             q = chosen[j]
-            if int(index.steps[q]) >= MULTI_STEP:
+            if wanted[q] or (kept is not None and kept[q]):
                 continue
             d, give = int(index.difficulty[q]), int(index.key[q])
             for r in by_cell.get((int(index.unit[q]), d), ()):

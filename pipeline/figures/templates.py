@@ -24,7 +24,7 @@ from core.records import (
 from kb.syllabus import Syllabus
 from pipeline.difficulty import Demand, rated
 from pipeline.figures.render import svg_of
-from pipeline.figures.svg import figure_id_of
+from pipeline.figures.svg import figure_id_of, svg_size
 
 FIGURE_GENERATOR = "figure"
 TEMPLATE_PREFIX = "fig-"
@@ -70,11 +70,15 @@ class FigureTemplate:
 
 def figure_ref(question: FigureQuestion) -> FigureRef:
     """The question's figure: drawn from its spec and addressed by the drawing's hash."""
+    svg = svg_of(question.spec)
+    width, height = svg_size(svg)
     return FigureRef(
-        figure_id=figure_id_of(svg_of(question.spec)),
+        figure_id=figure_id_of(svg),
         caption=question.caption,
         alt=question.alt,
         spec=question.spec,
+        width=width,
+        height=height,
     )
 
 

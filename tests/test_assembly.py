@@ -127,6 +127,40 @@ def test_swaps_bring_each_subject_up_to_its_multi_step_questions(
         assert sum(steps[q] >= 2 for q in before) < 10 <= sum(steps[q] >= 2 for q in block)
 
 
+def test_swaps_bring_each_subject_into_its_figure_range(
+    syllabus: Syllabus, blueprint: Blueprint
+) -> None:
+    """Figure questions scarce (every eleventh, used before, so the flow avoids them) are swapped
+    in up to the blueprint's minimum; plentiful (every other one, never used) they are swapped
+    out down to its maximum. Neither costs a multi-step question or breaks a constraint."""
+    assert blueprint.figures_per_subject == (2, 3)
+    lo, hi = blueprint.figures_per_subject
+    for every, used in ((11, 1), (2, 0)):
+        figure = pl.int_range(pl.len()) % every == 1
+        pool = synthetic_pool(syllabus, blueprint, 10).with_columns(
+            figure=figure,
+            steps=pl.when((pl.int_range(pl.len()) % 7 == 3) & ~figure)
+            .then(2)
+            .otherwise(1)
+            .cast(pl.Int8),
+        )
+        pool = pool.with_columns(
+            times_used=pl.when(pl.col("figure")).then(used).otherwise(pl.col("times_used"))
+        )
+        plain = daily_paper(pool, DAY, replace(blueprint, figures_per_subject=None))
+        paper = daily_paper(pool, DAY, blueprint)
+        assert violations(paper, pool, blueprint) == []
+        figure = dict(zip(pool["question_id"], pool["figure"], strict=True))
+        steps = dict(zip(pool["question_id"], pool["steps"], strict=True))
+        for i in range(len(Subject)):
+            before = plain.question_ids[45 * i : 45 * (i + 1)]
+            block = paper.question_ids[45 * i : 45 * (i + 1)]
+            had = sum(figure[q] for q in before)
+            assert not lo <= had <= hi  # the swaps had work to do
+            assert lo <= sum(figure[q] for q in block) <= hi
+            assert sum(steps[q] >= 2 for q in block) >= min(10, sum(steps[q] >= 2 for q in before))
+
+
 def test_assembly_is_deterministic_for_a_date_and_varies_across_dates(
     syllabus: Syllabus, blueprint: Blueprint
 ) -> None:

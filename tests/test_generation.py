@@ -43,7 +43,10 @@ def a_draft(syllabus: Syllabus, template_id: str = "phy-kinetic-energy", seed: i
 def test_the_solver_view_hides_key_and_explanation(syllabus: Syllabus) -> None:
     view = solver_view(a_draft(syllabus)).model_dump()
     assert "correct_key" not in view and "explanation_markdown" not in view
-    assert set(view) == {"subject", "topic_id", "format", "template_id", "stem_markdown", "options"}
+    assert set(view) == {
+        "subject", "topic_id", "format", "template_id", "stem_markdown", "options", "figures"
+    }  # fmt: skip
+    assert view["figures"] == ()
 
 
 def test_agreement_is_accepted(syllabus: Syllabus) -> None:

@@ -28,6 +28,8 @@ from pipeline.assemble.assembly import paper_from_rows
 from pipeline.assemble.blueprint import load_blueprint
 from pipeline.assemble.index import index_pool
 from pipeline.assemble.request import SUBJECTS, custom_request, daily_request
+from pipeline.figures.catalogue import figure_templates
+from pipeline.figures.svg import unsafe_svg
 from pipeline.fill.pool import fill_pool
 from pipeline.generate.drafter import OfflineDrafter
 from pipeline.templates.catalogue import TEMPLATES, TEMPLATES_BY_ID
@@ -88,8 +90,12 @@ def errors(name: str, document: Any) -> list[str]:
 MODELS = {model.__name__: model for model in COMPONENTS}
 
 
+SVG = "image/svg+xml"
+
+
 def get_routes() -> list[tuple[str, re.Pattern[str], str]]:
-    """(path template, key regex, response schema name) of every static GET in the document."""
+    """(path template, key regex, response schema name) of every static GET in the document;
+    an image's "schema name" is its media type."""
     routes = []
     for template, item in openapi_document()["paths"].items():
         op = item.get("get")
@@ -99,7 +105,11 @@ def get_routes() -> list[tuple[str, re.Pattern[str], str]]:
         regex = re.escape(template.removeprefix("/"))
         for name, pattern in patterns.items():
             regex = regex.replace(re.escape(f"{{{name}}}"), f"({pattern.strip('^$')})")
-        ref = op["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+        content = op["responses"]["200"]["content"]
+        if SVG in content:
+            routes.append((template, re.compile(regex), SVG))
+            continue
+        ref = content["application/json"]["schema"]["$ref"]
         routes.append((template, re.compile(regex), ref.rsplit("/", 1)[1]))
     return routes
 
@@ -118,7 +128,7 @@ def tree(
     with open_warehouse(root / "w.duckdb") as wh:
         fill_pool(
             wh,
-            OfflineDrafter(syllabus, kb, TEMPLATES),
+            OfflineDrafter(syllabus, kb, TEMPLATES, figures=figure_templates(DATA_DIR)),
             OfflineSolver(kb, TEMPLATES_BY_ID),
             {(s, d): 1 for s in Subject for d in Difficulty},
         )
@@ -183,6 +193,9 @@ def test_every_exported_file_validates_against_its_paths_schema(tree) -> None:
         assert len(matches) == 1, f"{key} matches {matches}"  # no key is ambiguous
         template, name = matches[0]
         seen.add(template)
+        if name == SVG:
+            assert unsafe_svg(data.decode("utf-8")) is None, key
+            continue
         assert errors(name, json.loads(data)) == [], key
         checked += 1
     assert checked >= 20

@@ -27,6 +27,7 @@ from core.s3store import (
     md5_hex,
     sha256_hex,
 )
+from core.shapes import FIGURES_PREFIX
 from core.storage import ImmutableObjectError, ObjectStore
 from site_builder.documents import API_PREFIX, DAILY_POINTER_KEY, daily_paper_key
 from site_builder.headers import IMMUTABLE, cache_control, content_type, encoded_base
@@ -96,19 +97,22 @@ def public_keys(source: ObjectStore, prefixes: Sequence[str]) -> list[str]:
 
 
 def switch_phases(items: Iterable[_Item]) -> list[list[_Item]]:
-    """Immutable files, immutable papers, mutable keys, the daily pointer: in that order.
+    """Figure images, other immutable files, immutable papers, mutable keys, the daily pointer:
+    in that order, so nothing is public before what it names.
 
     Within each, compressed variants go before the plain key, as the exporter writes them.
     """
-    phases: list[list[_Item]] = [[] for _ in range(8)]
+    phases: list[list[_Item]] = [[] for _ in range(10)]
     for item in items:
         base, encoding = encoded_base(item.key)
         if base == DAILY_POINTER_KEY:
-            group = 3
+            group = 4
         elif not item.immutable:
+            group = 3
+        elif base.startswith(PAPERS_PREFIX):
             group = 2
         else:
-            group = 1 if base.startswith(PAPERS_PREFIX) else 0
+            group = 0 if base.startswith(FIGURES_PREFIX) else 1
         phases[2 * group + (encoding is None)].append(item)
     return [p for p in phases if p]
 

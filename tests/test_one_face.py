@@ -25,6 +25,7 @@ from core.shapes import daily_question
 from core.warehouse import open_warehouse
 from flows.nightly import call_directly, run_nightly
 from pipeline.compose import build_services
+from pipeline.figures.svg import unsafe_svg
 from site_builder.documents import daily_paper_key, question_key
 
 # A week of whole nightlies, then worker jobs: a system test.
@@ -42,6 +43,8 @@ class Week:
     exam: dict[str, Any]
     records: dict[str, Question]
     files: dict[str, dict[str, Any]]
+    # Every figure URL of the week's documents: (status, content type, body) from the worker.
+    images: dict[str, tuple[int, str, bytes]]
 
 
 @pytest.fixture(scope="module")
@@ -83,6 +86,16 @@ def week(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Week]:
             done = client.get(f"/api/v1/jobs/{j.json()['job_id']}", headers=AUTH).json()
             assert done["status"] == "COMPLETED", done
             results.append(done["result"])
+        urls = {
+            f["url"]
+            for doc in [*papers, *results]
+            for q in doc["questions"]
+            for f in q.get("figures", ())
+        }
+        images = {}
+        for url in sorted(urls):
+            got = client.get(url)
+            images[url] = (got.status_code, got.headers.get("content-type", ""), got.content)
     with open_warehouse(settings.warehouse_path) as wh:
         records = {q.question_id: q for q in wh.questions(wh.question_ids())}
     for key in store.keys("internal/outbox/"):  # what the worker made after the last nightly
@@ -90,7 +103,7 @@ def week(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Week]:
         records.setdefault(entry.question.question_id, entry.question)
     shown = [q for doc in [*papers, *results] for q in doc["questions"]]
     files = {q["id"]: json.loads(store.get(question_key(q["id"])) or b"") for q in shown}
-    yield Week(papers, results[0], results[1], records, files)
+    yield Week(papers, results[0], results[1], records, files, images)
 
 
 def _documents(week: Week) -> list[dict[str, Any]]:
@@ -139,3 +152,28 @@ def test_the_week_is_a_week(week: Week) -> None:
     dates = [p["date"] for p in week.papers]
     assert dates == [(FIRST + dt.timedelta(days=k)).isoformat() for k in range(DAYS)]
     assert len({q["id"] for p in week.papers for q in p["questions"]}) == DAYS * 180  # cooldown
+
+
+def test_every_paper_has_8_to_15_figure_questions_at_least_2_per_subject(week: Week) -> None:
+    for paper in week.papers:
+        figured = Counter(q["subject"] for q in paper["questions"] if q.get("figures"))
+        assert 8 <= sum(figured.values()) <= 15, (paper["date"], figured)
+        assert set(figured) == {"Physics", "Chemistry", "Botany", "Zoology"}, figured
+        assert min(figured.values()) >= 2, (paper["date"], figured)
+
+
+def test_every_figure_is_served_as_a_safe_svg_and_shown_in_both_shapes(week: Week) -> None:
+    assert week.images
+    for url, (status, media, body) in week.images.items():
+        assert status == 200 and media.startswith("image/svg+xml"), url
+        assert unsafe_svg(body.decode("utf-8")) is None, url
+    for document in _documents(week):
+        for q in document["questions"]:
+            for f in q.get("figures", ()):
+                assert f["url"] in week.images
+                assert "![" in q["stem_markdown"] and f"]({f['url']})" in q["stem_markdown"]
+                stored = week.files[q["id"]]
+                assert stored["figures"] == q["figures"]
+                assert f'<img src="{f["url"]}"' in stored["stem_html"]
+                key = week.records[q["id"]].content.option(q["correct_key"]).text
+                assert key.lower() not in f["alt"].lower(), (q["id"], f["alt"])

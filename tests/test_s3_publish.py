@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import brotli
 import pytest
 from moto.server import ThreadedMotoServer
 
@@ -23,8 +24,9 @@ from core.s3store import BucketMissingError, S3ObjectStore, s3_client
 from core.settings import Settings
 from core.storage import ImmutableObjectError, LocalObjectStore
 from kb.syllabus import Syllabus
+from pipeline.figures.svg import unsafe_svg
 from site_builder.documents import DAILY_POINTER_KEY, daily_paper_key, question_key
-from site_builder.export import export_daily_paper, publish_daily_pointer
+from site_builder.export import export_daily_paper, figure_image_keys, publish_daily_pointer
 from site_builder.headers import IMMUTABLE
 from site_builder.s3 import (
     PublishError,
@@ -35,6 +37,7 @@ from site_builder.s3 import (
 )
 from site_builder.snapshot import POOL_SNAPSHOT_KEY
 from tests.conftest import sound_drafts
+from tests.test_figures import figure_question
 
 TZ = "Asia/Kolkata"
 # 2026-11-25 20:00 IST: four hours before the paper rolls over at 00:00 IST (18:30 UTC).
@@ -451,3 +454,27 @@ def test_a_worker_job_mirrors_its_new_files_before_it_completes(
         assert head is not None and head["CacheControl"] == IMMUTABLE
     assert bucket.keys("internal/") == []
     runner.close()
+
+
+def test_figure_images_are_published_first_as_public_immutable_svg(
+    tmp_path: Path, syllabus: Syllabus, bucket, endpoint
+) -> None:
+    store = LocalObjectStore(tmp_path / "store")
+    questions = [*make_questions(syllabus, range(2)), figure_question(syllabus)]
+    export_day(store, questions, "2026-11-25")
+    image_keys = figure_image_keys(questions[-1])
+    assert image_keys and all(store.exists(k) for k in image_keys)
+    configure_bucket(bucket)
+    puts = record_puts(bucket)
+    publish_tree(store, bucket, timezone=TZ, now=NOW)
+    assert set(puts[: len(image_keys)]) == set(image_keys)  # before anything that shows them
+    image = next(k for k in image_keys if k.endswith(".svg"))
+    with urllib.request.urlopen(url(endpoint, bucket, image)) as response:
+        body = response.read()
+        assert response.headers["Content-Type"] == "image/svg+xml"
+        assert response.headers["Cache-Control"] == IMMUTABLE
+    assert body == store.get(image) and unsafe_svg(body.decode("utf-8")) is None
+    with urllib.request.urlopen(url(endpoint, bucket, image + ".br")) as response:
+        assert response.headers["Content-Encoding"] == "br"
+        assert response.headers["Content-Type"] == "image/svg+xml"
+        assert brotli.decompress(response.read()) == body

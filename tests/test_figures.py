@@ -1,0 +1,218 @@
+"""Question figures end to end: safe SVG only, ids that never move, and a figure in every
+rendering of its question (both JSON shapes, Markdown, HTML, the exported tree)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections import Counter
+from pathlib import Path
+
+import brotli
+import pytest
+
+from core.ids import question_identity
+from core.records import Difficulty, FigureRef, Question, SolverAnswer, Subject
+from core.shapes import daily_question, figure_key, stem_without_figures_markdown, stored_question
+from core.storage import LocalObjectStore
+from kb.syllabus import Syllabus
+from pipeline.figures.catalogue import figure_templates
+from pipeline.figures.render import svg_of
+from pipeline.figures.svg import (
+    UnsafeSvgError,
+    checked_svg,
+    figure_id_of,
+    printed,
+    svg_size,
+    svg_texts,
+    unsafe_svg,
+)
+from pipeline.figures.templates import FigureTemplate, figure_draft
+from pipeline.verify.figure_solver import figure_answer
+from pipeline.verify.gate import judged, solver_view
+from site_builder.contract import DailyQuestion, StoredQuestion
+from site_builder.documents import question_key
+from site_builder.export import FigureDriftError, figure_image_keys, write_question_files
+from site_builder.headers import cache_control, content_type
+from tests.conftest import DATA_DIR, sound_draft
+from tests.test_ids import content as a_content
+
+SAFE = (
+    '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+    'width="120" height="80" viewBox="0 0 120 80"><defs><path id="p" d="M0 0L10 10"/></defs>'
+    '<use xlink:href="#p"/><text x="4" y="20">R<tspan>1</tspan> = 4 Ω</text>'
+    '<text x="4" y="40" style="fill: #333">A</text></svg>'
+)
+
+
+def test_a_safe_drawing_passes_and_its_text_and_size_are_read() -> None:
+    assert unsafe_svg(SAFE) is None and checked_svg(SAFE) == SAFE
+    assert svg_texts(SAFE) == ["R1 = 4 Ω", "A"]
+    assert printed(SAFE, "4 Ω") and printed(SAFE, "R1") and not printed(SAFE, "B")
+    assert svg_size(SAFE) == (120, 80)
+    assert figure_id_of(SAFE) == figure_id_of(SAFE) != figure_id_of(SAFE + " ")
+
+
+@pytest.mark.parametrize(
+    ("svg", "reason"),
+    [
+        ('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>', "<script>"),
+        ('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>', "event attribute"),
+        ('<svg xmlns="http://www.w3.org/2000/svg"><rect onclick="x()"/></svg>', "event attribute"),
+        (
+            '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
+            '<image xlink:href="https://example.invalid/x.png"/></svg>',
+            "external reference",
+        ),
+        (
+            '<svg xmlns="http://www.w3.org/2000/svg"><a href="javascript:alert(1)">x</a></svg>',
+            "external reference",
+        ),
+        (
+            '<svg xmlns="http://www.w3.org/2000/svg"><style>@import url(x.css);</style></svg>',
+            "<style>",
+        ),
+        (
+            '<svg xmlns="http://www.w3.org/2000/svg"><rect style="fill:url(http://x/y)"/></svg>',
+            "style",
+        ),
+        (
+            '<svg xmlns="http://www.w3.org/2000/svg"><foreignObject><p>x</p></foreignObject></svg>',
+            "<foreignObject>",
+        ),
+        ("<html><body/></html>", "not <svg>"),
+        ("<svg", "not well-formed"),
+    ],
+)
+def test_an_unsafe_drawing_is_refused_with_its_reason(svg: str, reason: str) -> None:
+    found = unsafe_svg(svg)
+    assert found is not None and reason in found
+    with pytest.raises(UnsafeSvgError):
+        checked_svg(svg)
+
+
+def test_a_figure_with_only_an_id_and_caption_keeps_the_id_it_always_had() -> None:
+    """The fields added for drawn figures count in a question's id only when set."""
+    ref = FigureRef(figure_id="fig-x", caption="A ray diagram")
+    assert ref.model_dump(mode="json", exclude={"alt", "spec", "width", "height"}) == {
+        "figure_id": "fig-x",
+        "caption": "A ray diagram",
+    }
+    content = a_content().model_copy(update={"figures": (ref,)})
+    assert question_identity(content)["figures"] == [
+        {"figure_id": "fig-x", "caption": "A ray diagram"}
+    ]
+
+
+@pytest.fixture(scope="module")
+def templates() -> tuple[FigureTemplate, ...]:
+    return figure_templates(DATA_DIR)
+
+
+def test_there_are_forty_figure_templates_of_every_kind_and_subject(
+    templates: tuple[FigureTemplate, ...],
+) -> None:
+    assert len(templates) >= 40
+    assert len({t.template_id for t in templates}) == len(templates)
+    kinds = Counter(t.template_id.split("-")[1] for t in templates)
+    assert set(kinds) >= {"circuit", "graph", "ray", "diagram"}, kinds
+    cells = {(t.subject, t.difficulty) for t in templates}
+    for subject in Subject:
+        assert sum((subject, d) in cells for d in Difficulty) >= 2, subject
+
+
+def figure_question(syllabus: Syllabus, index: int = 0) -> Question:
+    """A stored question with a drawn figure: the first sound draft of the index-th template,
+    accepted by the offline solver."""
+    template = figure_templates(DATA_DIR)[index]
+    for seed in range(50):
+        draft = figure_draft(template, seed, syllabus)
+        if draft is None:
+            continue
+        _, question = judged(draft, figure_answer(solver_view(draft)))
+        if question is not None:
+            return question
+    raise AssertionError(f"{template.template_id} made no accepted question in 50 seeds")
+
+
+def one_per_kind(templates: tuple[FigureTemplate, ...]) -> list[int]:
+    """The index of the first template of each kind."""
+    first: dict[str, int] = {}
+    for i, t in enumerate(templates):
+        first.setdefault(t.template_id.split("-")[1], i)
+    return sorted(first.values())
+
+
+def test_a_figure_question_shows_its_figure_in_both_shapes(
+    syllabus: Syllabus, templates: tuple[FigureTemplate, ...]
+) -> None:
+    for i in one_per_kind(templates):
+        q = figure_question(syllabus, i)
+        (ref,) = q.content.figures
+        url = "/" + figure_key(ref.figure_id)
+        daily, stored = daily_question(q), stored_question(q)
+        DailyQuestion.model_validate(daily)
+        StoredQuestion.model_validate(stored)
+        block = [
+            {"url": url, "alt": ref.alt, "caption": ref.caption, "width": ref.width,
+             "height": ref.height}
+        ]  # fmt: skip
+        assert daily["figures"] == stored["figures"] == block
+        assert ref.width > 0 and ref.height > 0
+        assert daily["stem_markdown"].endswith(f"]({url})")
+        assert stem_without_figures_markdown(daily["stem_markdown"]) == q.content.stem_markdown
+        img = f'<img src="{url}" alt="'
+        assert img in stored["stem_html"]
+        assert f'width="{ref.width}" height="{ref.height}"' in stored["stem_html"]
+        assert q.content.option(q.content.correct_key).text.lower() not in ref.alt.lower()
+
+
+def test_a_question_without_a_drawn_figure_keeps_its_exact_shapes(syllabus: Syllabus) -> None:
+    """No `figures` key and no image: every file published before figures keeps its bytes."""
+    draft = sound_draft("phy-eom-final-velocity", syllabus)
+    agree = SolverAnswer(solver="s", choice=draft.content.correct_key, confidence=1.0)
+    cited = FigureRef(figure_id="fig-cited", caption="A cited knowledge-store figure")
+    for figures in ((), (cited,)):
+        content = draft.content.model_copy(update={"figures": figures})
+        _, q = judged(draft.model_copy(update={"content": content}), agree)
+        assert q is not None
+        daily, stored = daily_question(q), stored_question(q)
+        assert "figures" not in daily and "figures" not in stored
+        assert daily["stem_markdown"] == content.stem_markdown
+        assert "<img" not in stored["stem_html"]
+
+
+def test_images_are_exported_before_their_questions_and_must_hash_to_their_ids(
+    tmp_path: Path, syllabus: Syllabus
+) -> None:
+    store = LocalObjectStore(tmp_path / "store")
+    q = figure_question(syllabus)
+    assert write_question_files(store, [q]) == (1, 0)
+    keys = figure_image_keys(q)
+    assert [k.rsplit(".", 1)[-1] for k in keys] == ["gz", "br", "svg"]
+    svg = store.get(keys[-1]) or b""
+    assert (
+        gzip.decompress(store.get(keys[0]) or b"")
+        == svg
+        == brotli.decompress(store.get(keys[1]) or b"")
+    )
+    (ref,) = q.content.figures
+    assert ref.spec is not None and svg.decode("utf-8") == svg_of(ref.spec)
+    assert figure_id_of(svg.decode("utf-8")) == ref.figure_id
+    assert content_type(keys[-1]) == content_type(keys[0]) == "image/svg+xml"
+    assert cache_control(keys[-1], "Asia/Kolkata") == "public, max-age=31536000, immutable"
+    assert json.loads(store.get(question_key(q.question_id)) or b"")["figures"][0]["url"] == (
+        "/" + keys[-1]
+    )
+    # A spec that no longer draws the bytes its id names is never published.
+    moved = ref.model_copy(update={"figure_id": "fig-" + "0" * 20})
+    drifted = q.model_copy(
+        update={
+            "content": q.content.model_copy(update={"figures": (moved,)}),
+            "question_id": "q-" + "1" * 20,
+        }
+    )
+    other = LocalObjectStore(tmp_path / "other")
+    with pytest.raises(FigureDriftError):
+        write_question_files(other, [drifted])
+    assert other.keys("api/") == []

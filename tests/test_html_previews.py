@@ -40,11 +40,13 @@ from pipeline.assemble.assembly import paper_from_rows
 from pipeline.assemble.blueprint import load_blueprint
 from pipeline.assemble.index import index_pool
 from pipeline.assemble.request import SUBJECTS, daily_request
+from pipeline.figures.catalogue import figure_templates
 from pipeline.fill.pool import fill_pool
 from pipeline.generate.drafter import OfflineDrafter
 from pipeline.templates.catalogue import TEMPLATES, TEMPLATES_BY_ID
 from pipeline.verify.solver import OfflineSolver
 from site_builder.documents import paper_document
+from site_builder.export import write_figure_images
 from site_builder.headers import IMMUTABLE, cache_control, content_type
 from site_builder.html import (
     Figure,
@@ -57,6 +59,8 @@ from site_builder.html import (
     write_previews,
 )
 from tests.conftest import DATA_DIR, sound_draft
+from tests.test_figures import figure_question as drawn_figure_question
+from tests.test_figures import one_per_kind
 
 DAY = dt.date(2026, 11, 25)
 FIGURE_ID = "fig-convex-lens"
@@ -105,7 +109,10 @@ def build_paper(home: Path, syllabus: Syllabus, kb: KnowledgeBase) -> Built:
                 (Subject.ZOOLOGY, Difficulty.MEDIUM): 2,
             },
         )
-        wh.insert_questions([figure_question(syllabus)])
+        # And one question with a drawn figure of each kind (circuit, graph, ray, diagram).
+        kinds = one_per_kind(figure_templates(DATA_DIR))
+        drawn = [drawn_figure_question(syllabus, i) for i in kinds]
+        wh.insert_questions([figure_question(syllabus), *drawn])
         index = index_pool(wh.pool())
         rows = {
             s: [r for r in range(len(index)) if index.subject[r] == i]
@@ -327,7 +334,7 @@ def test_markup_in_a_question_never_becomes_a_script_or_handler(syllabus: Syllab
 
 
 def test_figures_are_linked_relative_to_each_page(built: Built) -> None:
-    q = next(q for q in built.questions if q.content.figures)
+    q = next(q for q in built.questions if q.content.figures and not q.content.figures[0].spec)
     page = question_preview_key(q.question_id)
     figures = figures_for(q, page, {FIGURE_ID: FIGURE_KEY}.get)
     assert figures == (Figure(q.content.figures[0].caption, f"../../../{FIGURE_KEY}"),)
@@ -335,6 +342,15 @@ def test_figures_are_linked_relative_to_each_page(built: Built) -> None:
     assert f'<img src="../../../{FIGURE_KEY}"' in html and "<figcaption>" in html
     # Unknown image: the caption alone.
     assert figures_for(q, page, lambda _: None)[0].src is None
+    # A drawn figure's image is its published key, whatever `image_key` knows.
+    drawn = next(q for q in built.questions if q.content.figures and q.content.figures[0].spec)
+    (ref,) = drawn.content.figures
+    page = question_preview_key(drawn.question_id)
+    (shown,) = figures_for(drawn, page, lambda _: None)
+    assert shown.src == f"../images/{ref.figure_id}.svg"
+    assert (shown.alt, shown.width, shown.height) == (ref.alt, ref.width, ref.height)
+    html = question_html(drawn, [shown])
+    assert html.count("<img ") == 1 and f'width="{ref.width}"' in html
     assert "<img" not in question_html(q)
 
 
@@ -477,6 +493,8 @@ def test_previews_render_in_headless_chromium(tmp_path: Path, built: Built, brow
 
     store = LocalObjectStore(tmp_path / "store")
     store.put_immutable(FIGURE_KEY, FIGURE_SVG.read_bytes())
+    drawn = [q for q in built.questions if any(f.spec for f in q.content.figures)]
+    assert len(drawn) >= 4 and write_figure_images(store, drawn) == 3 * len(drawn)
     written = write_previews(store, built.document, built.questions, {FIGURE_ID: FIGURE_KEY}.get)
     assert written == len(built.questions) + 1
     site = tmp_path / "site"
@@ -492,7 +510,8 @@ def test_previews_render_in_headless_chromium(tmp_path: Path, built: Built, brow
     assert TEX_LEFT.search(paper["text"]) is None, TEX_LEFT.search(paper["text"])
     questions = built.document["questions"]
     assert paper["keys"] == [[n, q["correct_key"]] for n, q in enumerate(questions, 1)]
-    assert paper["images"] and all(width > 0 for _, width in paper["images"])
+    assert len(paper["images"]) == 1 + len(drawn)
+    assert all(width > 0 for _, width in paper["images"]), paper["images"]
 
     # Printed: A4 pages, and the answer key and the explanations each start a page.
     pages = PdfReader(io.BytesIO(pdf)).pages

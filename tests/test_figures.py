@@ -216,3 +216,20 @@ def test_images_are_exported_before_their_questions_and_must_hash_to_their_ids(
     with pytest.raises(FigureDriftError):
         write_question_files(other, [drifted])
     assert other.keys("api/") == []
+
+
+def test_a_model_solver_reads_the_figure_as_data(syllabus: Syllabus) -> None:
+    from core.ids import canonical_json
+    from core.settings import REPO_ROOT
+    from pipeline.llm.solve import solver_messages, view_id
+
+    q = figure_question(syllabus)
+    draft = figure_draft(figure_templates(DATA_DIR)[0], 0, syllabus)
+    assert draft is not None
+    view = solver_view(draft)
+    (ref,) = view.figures
+    assert ref.spec is not None
+    user = solver_messages(REPO_ROOT / "data" / "prompts", view, "BCDA")[1]["content"]
+    assert canonical_json(ref.spec.model_dump(mode="json")) in user and ref.caption in user
+    assert view_id(view) != view_id(view.model_copy(update={"figures": ()}))
+    assert q.content.figures[0].spec is not None

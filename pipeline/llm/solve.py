@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from core.ids import digest
+from core.ids import canonical_json, digest
 from core.records import OPTION_KEYS, OptionKey, SolverAnswer, SolverView
 from pipeline.llm.draft import prompt_module
 from pipeline.llm.usage import CallRecord, ModelReply, UsageLedger, structured_call
@@ -36,8 +36,12 @@ DERANGEMENTS: tuple[str, ...] = tuple(
 
 
 def view_id(view: SolverView) -> str:
-    """A stable id of what the solver sees (the draft's stem and options in stored order)."""
-    return "v-" + digest([view.stem_markdown, [o.text for o in view.options]])
+    """A stable id of what the solver sees (the draft's stem and options in stored order, and
+    its figures' ids when it shows any: one stem may ask about many pictures)."""
+    seen: list[object] = [view.stem_markdown, [o.text for o in view.options]]
+    if view.figures:
+        seen.append([f.figure_id for f in view.figures])
+    return "v-" + digest(seen)
 
 
 def shuffled_order(seed: str, sample: int) -> str:
@@ -53,9 +57,16 @@ def solver_messages(prompts_dir: Path, view: SolverView, order: str) -> list[dic
         (label, view.options[IDENTITY.index(stored)].text)
         for label, stored in zip(IDENTITY, order, strict=True)
     ]
+    # A figure reaches the model as its spec: everything the picture shows, as data.
+    figures = [
+        (f.caption, canonical_json(f.spec.model_dump(mode="json")))
+        for f in view.figures
+        if f.spec is not None
+    ]
+    user = prompt.user(view.stem_markdown, shown, figures)
     return [
         {"role": "system", "content": str(prompt.system()).strip()},
-        {"role": "user", "content": str(prompt.user(view.stem_markdown, shown)).strip()},
+        {"role": "user", "content": str(user).strip()},
     ]
 
 

@@ -18,6 +18,7 @@ from kb.elements import load_element_data
 from kb.knowledge import load_knowledge_base
 from kb.syllabus import load_syllabus
 from pipeline.compose import build_embedder
+from pipeline.figures.catalogue import figure_templates
 from pipeline.fill.coverage import DEFAULT_TOPIC_FLOOR, generator_supply
 from pipeline.generate.drafter import OfflineDrafter
 from pipeline.generate.sequences import load_sequences
@@ -42,6 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         load_element_data(args.data),
         args.data,
         load_sequences(args.data, kb),
+        figure_templates(args.data),
     )
     solver = OfflineSolver(kb, TEMPLATES_BY_ID)
     topics = [

@@ -405,8 +405,8 @@ def _loop(lay: Layout, emf: float, r: float | None, *, name: str = "E") -> None:
 
 def draw_cell_current(seed: int) -> FigureQuestion | None:
     rng = _rng("fig-circ-cell-internal-current", seed)
-    emf, r = rng.choice(EMFS), rng.choice(SMALL_OHMS)
-    big = rng.choice([x for x in OHMS if 1 < x / r <= 8])
+    emf, r = rng.choice((*EMFS, 1.5, 5, 8, 20)), rng.choice((*SMALL_OHMS, 0.25, 2.5, 3))
+    big = rng.choice([x for x in range(1, 25) if 1 < x / r <= 8])
     lay = Layout()
     _loop(lay, emf, r)
     lay.at("t", 4, 2)
@@ -437,8 +437,8 @@ def draw_cell_current(seed: int) -> FigureQuestion | None:
 
 def draw_terminal_voltage(seed: int) -> FigureQuestion | None:
     rng = _rng("fig-circ-terminal-voltage", seed)
-    emf, r = rng.choice(EMFS), rng.choice(SMALL_OHMS)
-    big = rng.choice([x for x in OHMS if 1 < x / r <= 12])
+    emf, r = rng.choice((*EMFS, 1.5, 5, 8, 20)), rng.choice((*SMALL_OHMS, 0.25, 2.5, 3))
+    big = rng.choice([x for x in range(1, 31) if 1 < x / r <= 12])
     lay = Layout()
     _loop(lay, emf, r)
     lay.at("vt", -2, 2)
@@ -987,7 +987,7 @@ def draw_metre_bridge_unknown(seed: int) -> FigureQuestion | None:
 
 def draw_ceq_series_three(seed: int) -> FigureQuestion | None:
     rng = _rng("fig-circ-ceq-series-three", seed)
-    c = rng.sample(MICROFARADS, 3)
+    c = rng.sample((*MICROFARADS, 1.5, 2.5, 15, 20), 3)
     lay = Layout()
     _terminals(lay, (0, 0), (7.5, 0))
     lay.at("m1", 2.5, 0)

@@ -374,7 +374,7 @@ def _balancing_value(spec: CircuitSpec, unknown: int) -> float:
     f_lo = signed(math.exp(lo))
     if f_lo * signed(math.exp(hi)) > 0:
         raise Unsolvable("no value balances the bridge")
-    for _ in range(80):
+    for _ in range(60):
         mid = (lo + hi) / 2
         f_mid = signed(math.exp(mid))
         if (f_mid > 0) == (f_lo > 0):

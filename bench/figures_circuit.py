@@ -5,7 +5,7 @@ resistors, ideal meters, galvanometers), it computes the current through every r
 with `pipeline.verify.circuit_solver` (one small dense MNA solve in floats) and with lcapy (the
 library the house rule prefers: exact sympy nodal analysis), checks they agree to 1e-9, and
 prints the time per circuit of each. The solver keeps its own MNA because lcapy's exact
-algebra costs some 600 times more per circuit (about 20 ms against 0.04 ms), and the tests
+algebra costs some 300 to 600 times more per circuit (15 to 25 ms against 0.04 ms), and the tests
 alone solve some eight thousand circuits (plus 60 per bridge balance found by bisection).
 """
 

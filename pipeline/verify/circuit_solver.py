@@ -14,8 +14,8 @@ Capacitors at DC carry no current, but the nodes between them still hold a poten
 a leak conductance `LEAK` × C/C_max × G_max, so a node reached only through capacitors settles
 where its net charge is zero (what KCL on the leaks says) while the leak changes a resistive
 node's potential by about LEAK. Own MNA, not lcapy: lcapy's exact sympy analysis agrees with this
-one to 1e-11 but takes some 20 ms a circuit against 0.04 ms (`python -m bench.figures_circuit`,
-about 600×), and the tests solve thousands of circuits, a bridge balance sixty of them.
+one to 1e-11 but takes 15 to 25 ms a circuit against 0.04 ms (`python -m bench.figures_circuit`,
+300 to 600×), and the tests solve thousands of circuits, a bridge balance sixty of them.
 """
 
 from __future__ import annotations

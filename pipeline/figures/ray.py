@@ -53,7 +53,9 @@ class _Svg:
         attrs = {"stroke": INK, "stroke-width": "1.5", "fill": "none"} | style
         self.parts.append(f'<polygon points="{pts}"{_attrs(attrs)}/>')
 
-    def text(self, x: float, y: float, content: str, anchor: str = "middle", size: int = 13) -> None:
+    def text(
+        self, x: float, y: float, content: str, anchor: str = "middle", size: int = 13
+    ) -> None:
         self.parts.append(
             f'<text x="{_f(x)}" y="{_f(y)}" font-family="{FONT}" font-size="{size}" '
             f'text-anchor="{anchor}" fill="{INK}">{escape(content)}</text>'
@@ -81,7 +83,10 @@ class _Svg:
         if hi - lo > 20:
             self.head(lo, y, -1, 0)
             self.head(hi, y, 1, 0)
-        self.text((lo + hi) / 2, y - 5, label, size=12)
+        if hi - lo >= 56:
+            self.text((lo + hi) / 2, y - 5, label, size=12)
+        else:  # too short to hold its label: the label goes beside it
+            self.text(lo - 6, y + 4, label, anchor="end", size=12)
 
     def document(self) -> str:
         body = "\n".join(self.parts)
@@ -208,10 +213,11 @@ def _axis_figure(spec: RaySpec) -> str:
         x0, tip = x_of(-obj.distance), AXIS_Y - ARROW_PX
         xe = x_of(first.at)
         svg.line(x0, tip, xe, tip, stroke=RAY, **{"stroke-width": "1.2"})
-        svg.head((x0 + xe) / 2 + 5, tip, 1, 0, RAY)
         svg.line(x0, tip, xe, AXIS_Y, stroke=RAY, **{"stroke-width": "1.2"})
-        mx, my = (x0 + xe) / 2, (tip + AXIS_Y) / 2
-        svg.head(mx + 5, my + 5 * ARROW_PX / max(xe - x0, 1.0), xe - x0, ARROW_PX, RAY)
+        if xe - x0 > 60:
+            svg.head((x0 + xe) / 2 + 5, tip, 1, 0, RAY)
+            mx, my = (x0 + xe) / 2, (tip + AXIS_Y) / 2
+            svg.head(mx + 5, my + 5 * ARROW_PX / (xe - x0), xe - x0, ARROW_PX, RAY)
 
     # f or R of each element, as a dimension line from its pole to its F or C.
     for i, e in enumerate(elements):
@@ -223,12 +229,17 @@ def _axis_figure(spec: RaySpec) -> str:
             if lone:
                 svg.dimension(x, x_of(e.at + side * e.focal), dim_y, e.focal_label())
             else:
-                svg.text(x + (-14 if contact and i == 0 else 14 if contact else 0), dim_y + 24,
-                         e.focal_label(), anchor="end" if contact and i == 0 else
-                         "start" if contact else "middle", size=12)  # fmt: skip
+                svg.text(
+                    x + (-14 if contact and i == 0 else 14 if contact else 0),
+                    dim_y + 24,
+                    e.focal_label(),
+                    anchor="end" if contact and i == 0 else "start" if contact else "middle",
+                    size=12,
+                )
     if len(elements) == 2 and not contact:
-        svg.dimension(x_of(first.at), x_of(last.at), AXIS_Y - HALF_APERTURE - 26,
-                      spec.separation_label())  # fmt: skip
+        svg.dimension(
+            x_of(first.at), x_of(last.at), AXIS_Y - HALF_APERTURE - 26, spec.separation_label()
+        )
     svg.height = round(max(AXIS_Y + HALF_APERTURE + 24, dim_y + 40))
     return svg.document()
 
@@ -274,8 +285,9 @@ def _prism_figure(prism: RayPrism) -> str:
     svg.head((q[0] + end[0]) / 2, (q[1] + end[1]) / 2, *d_out, colour=RAY)
     dash = {"stroke-dasharray": "4 3", "stroke-width": "1"}
     for point, (nx, ny) in ((p, n_in), (q, (-n_in[0], n_in[1]))):
-        svg.line(point[0] - 40 * nx, point[1] - 40 * ny, point[0] + 28 * nx, point[1] + 28 * ny,
-                 **dash)  # fmt: skip
+        svg.line(
+            point[0] - 40 * nx, point[1] - 40 * ny, point[0] + 28 * nx, point[1] + 28 * ny, **dash
+        )
     # Each angle's value sits between the ray and the normal it is measured from.
     for point, ray, normal, label, anchor in (
         (p, (-d_in[0], -d_in[1]), (-n_in[0], -n_in[1]), prism.incidence, "end"),

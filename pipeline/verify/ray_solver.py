@@ -100,7 +100,9 @@ def _image(spec: RaySpec, distance: float, used: list[str]) -> Image:
 
 
 def _abstain(note: str, used: tuple[str, ...] = ()) -> FigureSolve:
-    return FigureSolve(SolverAnswer(solver=FIGURE_SOLVER, choice=None, confidence=0.0, note=note), used)
+    return FigureSolve(
+        SolverAnswer(solver=FIGURE_SOLVER, choice=None, confidence=0.0, note=note), used
+    )
 
 
 def _in_unit(text: str, unit: str) -> float | None:

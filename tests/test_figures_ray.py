@@ -29,7 +29,7 @@ DIFFICULTY = {
     "fig-ray-concave-mirror-image-distance": Difficulty.EASY,
     "fig-ray-convex-mirror-image-distance": Difficulty.MEDIUM,
     "fig-ray-mirror-magnification": Difficulty.MEDIUM,
-    "fig-ray-concave-mirror-image-position": Difficulty.EASY,
+    "fig-ray-concave-mirror-image-position": Difficulty.MEDIUM,
     "fig-ray-mirror-object-moved": Difficulty.HARD,
     "fig-ray-convex-lens-image-distance": Difficulty.EASY,
     "fig-ray-concave-lens-image-distance": Difficulty.EASY,

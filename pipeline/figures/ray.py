@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape
 
-from core.figures.ray import RayElement, RayPrism, RaySpec
+from core.figures.ray import RayElement, RayPrism, RaySpec, cm, deg, num
 
 FONT = "DejaVu Sans, sans-serif"
 WIDTH, HEIGHT = 520, 290
@@ -313,3 +313,54 @@ def ray_svg(spec: RaySpec) -> str:
     if not spec.elements:
         raise ValueError("a ray figure needs a prism or at least one mirror or lens")
     return _axis_figure(spec)
+
+
+def ray_alt(spec: RaySpec) -> str:
+    """The picture in words, for a screen reader: what is drawn and printed, never the image."""
+    if spec.prism is not None:
+        p = spec.prism
+        parts = [f"A triangular glass prism of refracting angle {deg(p.angle)}"]
+        if p.index is not None:
+            parts.append(f"and refractive index {num(p.index)}")
+        if p.incidence is not None and p.emergence is not None:
+            parts.append(
+                f"; a ray strikes the left face at an angle of incidence {deg(p.incidence)} and "
+                f"leaves the right face at an angle of emergence {deg(p.emergence)}"
+            )
+        elif p.minimum:
+            parts.append("; a ray passes through it symmetrically, at minimum deviation")
+        else:
+            parts.append("; a ray enters one face close to the normal and leaves the other")
+        if p.min_deviation is not None:
+            parts.append(f", the angle of minimum deviation {deg(p.min_deviation)} marked")
+        return " ".join(parts).replace(" ;", ";").replace(" ,", ",") + "."
+    elements = spec.elements
+    if len(elements) == 2:
+        first, second = (e.kind.replace("_", " ") for e in elements)
+        where = "in contact" if not spec.separation() else f"{cm(spec.separation())} apart"
+        text = (
+            f"Two thin lenses on a common axis, {where}: a {first} L₁ of focal length "
+            f"{cm(elements[0].focal or 0)} and a {second} L₂ of focal length "
+            f"{cm(elements[1].focal or 0)}."
+        )
+    else:
+        e = elements[0]
+        marks = (
+            "its pole P, focus F and centre of curvature C"
+            if e.is_mirror
+            else "its optical centre O and the points F and 2F on either side"
+        )
+        value = (
+            f"radius of curvature {cm(e.radius)}"
+            if e.radius
+            else f"focal length {cm(e.focal or 0)}"
+        )
+        name = e.kind.replace("_", " ")
+        text = f"A {name} on a horizontal principal axis, with {marks} marked; {value}."
+    for k, o in enumerate(spec.objects):
+        height = f", {cm(o.height)} tall," if o.height else ""
+        if k == 0:
+            text += f" An upright object {o.label}{height} stands {cm(o.distance)} to its left."
+        else:
+            text += f" It is then moved to {o.label}, {cm(o.distance)} to the left."
+    return text

@@ -268,7 +268,7 @@ def ray_answer(view: SolverView, spec: RaySpec) -> FigureSolve:
     used: list[str] = []
     try:
         choice = _solve(view, spec, used)
-    except (Unanswerable, ZeroDivisionError) as err:
+    except (Unanswerable, ArithmeticError, ValueError) as err:
         return _abstain(str(err) or "division by zero", tuple(dict.fromkeys(used)))
     return FigureSolve(
         SolverAnswer(solver=FIGURE_SOLVER, choice=choice, confidence=1.0),

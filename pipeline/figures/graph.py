@@ -60,18 +60,19 @@ def graph_svg(spec: GraphSpec) -> str:
         ax.spines["right"].set_visible(False)
         # An axis crosses the other at zero when zero is inside its range (a v–t graph's time
         # axis at v = 0), as textbook graphs draw it.
-        if y0 < 0 < y1:
+        crossing = y0 < 0 < y1 and x0 <= 0  # not when the x-axis starts away from zero (1/T)
+        if crossing:
             ax.spines["bottom"].set_position(("data", 0.0))
         if x0 < 0 < x1:
             ax.spines["left"].set_position(("data", 0.0))
         ax.set_xlabel(spec.x.label, color=INK)
-        if y0 < 0 < y1:  # the time axis runs through the middle: its title at its right end
+        if crossing:  # the time axis runs through the middle: its title at its right end
             ax.xaxis.set_label_coords(1.0, (0 - y0) / (y1 - y0) + 0.03)
             ax.xaxis.label.set_horizontalalignment("right")
             ax.xaxis.label.set_verticalalignment("bottom")
         ax.set_ylabel(spec.y.label, color=INK)
         base_x = 0.0 if x0 <= 0 <= x1 else x0
-        base_y = 0.0 if y0 <= 0 <= y1 else y0
+        base_y = 0.0 if crossing or y0 == 0 else y0
         for i, series in enumerate(spec.series):
             xs = [p[0] for p in series.points]
             ys = [p[1] for p in series.points]
@@ -91,7 +92,7 @@ def graph_svg(spec: GraphSpec) -> str:
                 ax.annotate(
                     series.label,
                     xy=(lx, ly),
-                    xytext=(6, 4),
+                    xytext=(-12, 4),
                     textcoords="offset points",
                     fontsize=10,
                     fontweight="bold",
@@ -120,6 +121,8 @@ def graph_svg(spec: GraphSpec) -> str:
 
 
 def _label_spot(points: tuple[tuple[float, float], ...]) -> tuple[float, float]:
-    """Where a series' name goes: at its vertex two thirds of the way along."""
-    i = min(len(points) - 1, math.ceil(2 * (len(points) - 1) / 3))
-    return points[i]
+    """Where a series' name goes: beside the middle of its middle segment (clear of the
+    labelled points at its vertices)."""
+    i = max(1, math.ceil(len(points) / 2) - 1)
+    (ax_, ay), (bx, by) = points[i - 1], points[i]
+    return (ax_ + bx) / 2, (ay + by) / 2

@@ -306,6 +306,7 @@ def arrhenius_energy(rng: random.Random) -> FigureQuestion | None:
         ]
     )
     factor = "2.303\\," if log10 else ""
+    tex_name = "\\log k" if log10 else "\\ln k"
     law = (
         "\\log k = \\log A - \\dfrac{E_a}{2.303RT}"
         if log10
@@ -317,7 +318,7 @@ def arrhenius_energy(rng: random.Random) -> FigureQuestion | None:
         caption="Figure: an Arrhenius plot",
         alt=f"An Arrhenius plot of {name} against 1/T in units of 10 to the power −3 per kelvin: "
         "a falling straight line through two points labelled with their coordinates.",
-        stem=f"The figure shows the Arrhenius plot of ${name.replace(' ', '')}$ against $1/T$ "
+        stem=f"The figure shows the Arrhenius plot of ${tex_name}$ against $1/T$ "
         "for a reaction. Taking $R = 8.314\\ \\mathrm{J\\,K^{-1}\\,mol^{-1}}$, the activation "
         "energy of the reaction is",
         answer=ea,

@@ -63,6 +63,7 @@ class Diagram:
     shapes: tuple[DiagramShape, ...]
     notes: tuple[DiagramNote, ...]
     parts: tuple[Part, ...]
+    letters: str = LETTERS  # P to T where A to E would read as a part (the A band)
 
 
 def citation_of(ncert: dict[str, object]) -> str:
@@ -94,6 +95,7 @@ def diagram_of(raw: dict[str, object]) -> Diagram:
         shapes=shapes,
         notes=notes,
         parts=parts,
+        letters=str(raw.get("letters", LETTERS)),
     )
 
 
@@ -108,9 +110,9 @@ def load_diagrams(directory: Path) -> tuple[Diagram, ...]:
 
 def _labelled(diagram: Diagram, rng: random.Random) -> list[tuple[str, Part]]:
     """Five parts chosen for letters, lettered top to bottom, then left to right."""
-    chosen = rng.sample(list(diagram.parts), min(len(LETTERS), len(diagram.parts)))
+    chosen = rng.sample(list(diagram.parts), min(len(diagram.letters), len(diagram.parts)))
     chosen.sort(key=lambda p: (round(p.at[1] / 12), p.at[0]))
-    return list(zip(LETTERS, chosen, strict=False))
+    return list(zip(diagram.letters, chosen, strict=False))
 
 
 def _spec(diagram: Diagram, lettered: Sequence[tuple[str, Part]]) -> DiagramSpec:
@@ -144,13 +146,15 @@ def fair_options(options: Sequence[str], key: str, stem: str) -> bool:
 
 
 def _caption(diagram: Diagram) -> str:
-    return f"Figure: {diagram.title}, with five parts labelled A to E"
+    first, last = diagram.letters[0], diagram.letters[-1]
+    return f"Figure: {diagram.title}, with five parts labelled {first} to {last}"
 
 
 def _alt(diagram: Diagram) -> str:
+    letters = ", ".join(diagram.letters[:-1]) + f" and {diagram.letters[-1]}"
     return (
         f"A schematic line drawing of {diagram.title}. Leader lines run from the letters "
-        "A, B, C, D and E to five of its parts; the parts are not named."
+        f"{letters} to five of its parts; the parts are not named."
     )
 
 

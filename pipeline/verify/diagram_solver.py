@@ -28,11 +28,11 @@ from pipeline.verify.figure_solve import FIGURE_SOLVER, FigureSolve
 
 KNOWLEDGE_DIR = REPO_ROOT / "data" / "kb" / "diagrams"
 CONFIDENCE = 0.9
-_LETTER = r"\**([A-E])\**"
+_LETTER = r"\**([A-Z])\**"
 _TRIPLE = re.compile(rf"parts labelled {_LETTER}, {_LETTER} and {_LETTER}")
 _STATEMENT = re.compile(rf"statements? about the part labelled {_LETTER}")
 _NAME = re.compile(rf"which part is labelled {_LETTER}", re.I)
-_PAIR = re.compile(r"([A-E])\s*[—–-]\s*([^,]+)")
+_PAIR = re.compile(r"(?:^|, )([A-Z]) — ([^,]+)")
 
 
 def _norm(text: str) -> str:

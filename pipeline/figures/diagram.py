@@ -7,6 +7,7 @@ are printed; the part names stay in the spec.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from xml.sax.saxutils import escape, quoteattr
 
 from core.figures.diagram import DiagramShape, DiagramSpec
@@ -71,15 +72,19 @@ def _leader(anchor: tuple[float, float], at: tuple[float, float]) -> str:
     )
 
 
+@lru_cache(maxsize=64)
+def _drawing(shapes: tuple[DiagramShape, ...]) -> str:
+    """The drawing's shapes as one group (a diagram's drawing is the same in all its questions)."""
+    return "\n".join(("<g>", *(_shape(s) for s in shapes), "</g>"))
+
+
 def diagram_svg(spec: DiagramSpec) -> str:
     """The diagram's SVG: shapes, notes, leader lines, bold letters and the title."""
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="{FONT}">',
         f'<rect x="0" y="0" width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>',
-        "<g>",
-        *(_shape(s) for s in spec.shapes),
-        "</g>",
+        _drawing(spec.shapes),
         *(
             f'<text x="{_n(n.x)}" y="{_n(n.y)}" font-size="{_n(n.size)}" fill="{INK}" '
             f'text-anchor="middle">{escape(n.text)}</text>'

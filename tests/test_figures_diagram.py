@@ -32,7 +32,7 @@ from tests.conftest import DATA_DIR
 TEMPLATES = diagram_templates(DATA_DIR)
 DIAGRAMS = load_diagrams(DATA_DIR / DIAGRAM_DIR)
 KEY_SEEDS = 200  # every template: the solver finds the key, and loses it when the key moves
-DRAFT_SEEDS = 60  # every template: the full draft, its SVG and the hygiene gate
+DRAFT_SEEDS = 40  # every template: the full draft, its SVG and the hygiene gate
 WANT = {"name": Difficulty.EASY, "statement": Difficulty.MEDIUM, "triple": Difficulty.MEDIUM}
 
 

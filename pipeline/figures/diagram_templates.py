@@ -57,6 +57,7 @@ class Part:
 class Diagram:
     diagram_id: str
     title: str
+    phrase: str  # how a stem names it: "the T.S. of a dicot stem"
     subject: Subject
     topic_id: str
     citation: str
@@ -89,6 +90,7 @@ def diagram_of(raw: dict[str, object]) -> Diagram:
     return Diagram(
         diagram_id=str(raw["diagram_id"]),
         title=str(raw["title"]),
+        phrase=str(raw["phrase"]),
         subject=Subject(str(raw["subject"])),
         topic_id=str(raw["topic_id"]),
         citation=citation_of(raw["ncert"]),  # type: ignore[arg-type]
@@ -153,7 +155,7 @@ def _caption(diagram: Diagram) -> str:
 def _alt(diagram: Diagram) -> str:
     letters = ", ".join(diagram.letters[:-1]) + f" and {diagram.letters[-1]}"
     return (
-        f"A schematic line drawing of {diagram.title}. Leader lines run from the letters "
+        f"A schematic line drawing of {diagram.phrase}. Leader lines run from the letters "
         f"{letters} to five of its parts; the parts are not named."
     )
 
@@ -162,7 +164,7 @@ def _name_question(diagram: Diagram, rng: random.Random) -> FigureQuestion | Non
     lettered = _labelled(diagram, rng)
     letter, asked = rng.choice(lettered)
     others = [p for _, p in lettered if p is not asked]
-    stem = f"In the diagram of {diagram.title} shown, which part is labelled **{letter}**?"
+    stem = f"In the given diagram of {diagram.phrase}, which part is labelled **{letter}**?"
     for _ in range(TRIES):
         options = [asked.name, *(p.name for p in rng.sample(others, 3))]
         rng.shuffle(options)
@@ -192,7 +194,7 @@ def _statement_question(diagram: Diagram, rng: random.Random) -> FigureQuestion 
     letter, asked = rng.choice(lettered)
     others = [p for _, p in lettered if p is not asked]
     stem = (
-        f"In the diagram of {diagram.title} shown, which one of the following statements "
+        f"In the given diagram of {diagram.phrase}, which one of the following statements "
         f"about the part labelled **{letter}** is correct?"
     )
     for _ in range(TRIES):
@@ -244,7 +246,7 @@ def _triple_question(diagram: Diagram, rng: random.Random) -> FigureQuestion | N
     rng.shuffle(options)
     asked_letters = f"{letters[0]}, {letters[1]} and {letters[2]}"
     stem = (
-        f"In the diagram of {diagram.title} shown, identify the parts labelled "
+        f"In the given diagram of {diagram.phrase}, identify the parts labelled "
         f"**{letters[0]}**, **{letters[1]}** and **{letters[2]}**."
     )
     if not fair_options(options, key, stem):

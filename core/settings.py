@@ -102,6 +102,12 @@ class Settings(BaseSettings):
         description="Servable questions the nightly keeps for every live topic × difficulty "
         "(distinct near-duplicate groups, what a practice set draws on); 0 turns it off.",
     )
+    figure_floor: int = Field(
+        default=3,
+        ge=0,
+        description="Never-used questions the nightly keeps for every figure template, before "
+        "it builds the paper (which takes 2 to 3 figure questions a subject); 0 turns it off.",
+    )
     # The worker (`qforge api`): who may call the dynamic endpoints, how often, how much.
     api_keys: Annotated[tuple[SecretStr, ...], NoDecode] = Field(
         default=(),

@@ -55,6 +55,7 @@ publish_task = task(name="publish", cache_policy=NO_CACHE)(steps.publish_step)
 ingest_outbox_task = task(name="ingest_outbox", cache_policy=NO_CACHE)(steps.ingest_outbox_step)
 snapshot_task = task(name="snapshot", cache_policy=NO_CACHE)(steps.snapshot_step)
 topic_floor_task = task(name="topic_floor", cache_policy=NO_CACHE)(steps.topic_floor_step)
+figure_floor_task = task(name="figure_floor", cache_policy=NO_CACHE)(steps.figure_floor_step)
 relabel_task = task(name="relabel", cache_policy=NO_CACHE)(steps.relabel_step)
 
 Call = Callable[..., Any]
@@ -179,6 +180,9 @@ def _run_nightly(
     relabelled = timed("relabel", relabel_task, services)
     dates = [date + dt.timedelta(days=i) for i in range(days)]
     fills = [timed("fill_pool", fill_pool_task, services, date)]
+    # Figure questions are never short for a paper (the blueprint asks for them where the pool
+    # has them), so the fill makes none: this keeps each figure template's supply.
+    timed("figure_floor", figure_floor_task, services)
     try:
         papers = [timed("build_daily_paper", build_paper_task, services, date)]
     except ShortfallError as failed:

@@ -44,9 +44,9 @@ from pipeline.fill.coverage import (
     topic_coverage,
 )
 from pipeline.fill.engine import CellReport
-from pipeline.fill.pool import Resume, fill_pool, topic_deficits
+from pipeline.fill.pool import Resume, figure_deficits, fill_pool, topic_deficits
 from pipeline.fill.rounds import fill_until_assembled
-from pipeline.generate.drafter import Drafter
+from pipeline.generate.drafter import Drafter, FigureDrafter, OfflineDrafter
 from pipeline.relabel import RELABELLED, Rater, relabellings
 from pipeline.serve.outbox import OutboxProblem, outbox_entry
 from pipeline.templates.catalogue import TEMPLATES_BY_ID
@@ -320,6 +320,40 @@ def topic_floor_step(services: Services) -> TopicFloorSummary:
     summary = TopicFloorSummary(floor, tuple(reports), tuple(coverage))
     log.info("%s; %d questions added", coverage_summary(coverage, floor), summary.accepted)
     return summary
+
+
+def figure_floor_step(services: Services) -> int:
+    """Top every figure template up to QFORGE_FIGURE_FLOOR never-used questions with the
+    offline engine, so the paper built next finds its figure questions; returns how many were
+    added. Drafts solved in any earlier run are passed over, so a killed run resumes."""
+    s = services.settings
+    drafter, solver = offline_engine(services)
+    if not s.figure_floor or not isinstance(drafter, OfflineDrafter) or not drafter.figures:
+        return 0
+    with open_warehouse(s.warehouse_path) as wh:
+        deficits = figure_deficits(wh.pool(), drafter.figures, services.syllabus, s.figure_floor)
+        if not deficits:
+            return 0
+        log.info(
+            "figure floor: %d cells short of %d a template, %d questions",
+            len(deficits),
+            s.figure_floor,
+            sum(deficits.values()),
+        )
+        screens, on_accept = duplicate_screens(s, wh.questions())
+        reports = fill_pool(
+            wh,
+            FigureDrafter(services.syllabus, drafter.figures),
+            solver,
+            deficits,
+            max_attempts_per_question=s.max_attempts_per_question,
+            screens=screens,
+            on_accept=on_accept,
+            resume=Resume({}, frozenset(wh.attempted_draft_ids()), {}),
+        )
+    added = sum(r.accepted for r in reports)
+    log.info("figure floor: %d figure questions added", added)
+    return added
 
 
 def relabel_step(services: Services) -> int:

@@ -6,6 +6,7 @@ the configured drafter with the warehouse as its sink.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,7 +16,8 @@ import polars as pl
 from core.pool import TopicCell, UnitCell
 from core.records import Attempt, Difficulty, Question, Subject
 from core.warehouse import Warehouse
-from kb.syllabus import Topic
+from kb.syllabus import Syllabus, Topic
+from pipeline.figures.templates import FigureTemplate
 from pipeline.fill.coverage import servable_counts
 from pipeline.fill.engine import (
     CellReport,
@@ -84,6 +86,27 @@ def topic_deficits(
             if short > 0:
                 deficits[t.subject, d, t.unit_id, t.topic_id] = short
     return deficits
+
+
+def figure_deficits(
+    pool: pl.DataFrame, templates: Sequence[FigureTemplate], syllabus: Syllabus, per_template: int
+) -> dict[UnitCell, int]:
+    """How many more never-used figure questions each (subject, difficulty, unit) cell needs to
+    hold `per_template` for each figure template of its live topics: what papers draw their
+    figure questions from (the blueprint's `figures_per_subject`), used ones replaced nightly."""
+    live = {t.topic_id for t in syllabus.live_topics()}
+    wanted = Counter(
+        (t.subject, t.difficulty, syllabus.topic(t.topic_id).unit_id)
+        for t in templates
+        if t.topic_id in live
+    )
+    fresh = pool.filter((pl.col("times_used") == 0) & pl.col("figure") & ~pl.col("withdrawn"))
+    have = {
+        (Subject(r["subject"]), Difficulty(r["difficulty"]), r["unit_id"]): r["len"]
+        for r in fresh.group_by("subject", "difficulty", "unit_id").len().iter_rows(named=True)
+    }
+    short = {cell: per_template * n - have.get(cell, 0) for cell, n in wanted.items()}
+    return {cell: n for cell, n in sorted(short.items()) if n > 0}
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ which of them become questions.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -135,12 +135,48 @@ class OfflineDrafter:
                 )
                 if in_unit(of_topic)
             ]
-        figures = [
-            figure_drafts(t, self.syllabus, start=starts.get(t.template_id, 0))
-            for t in self.figures
-            if t.subject == subject and t.difficulty == difficulty and in_unit(t.topic_id)
-        ]
+        figures = figure_streams(self.figures, self.syllabus, subject, difficulty, starts, in_unit)
         # Numericals, facts and figures take turns, so seventeen fact tables do not drown two
         # templates.
         groups = [round_robin(g) for g in (numericals, facts, figures) if g]
         return round_robin(groups)
+
+
+def figure_streams(
+    templates: tuple[FigureTemplate, ...],
+    syllabus: Syllabus,
+    subject: Subject,
+    difficulty: Difficulty,
+    starts: Mapping[str, int],
+    wanted: Callable[[str | None], bool],
+) -> list[Iterator[Draft]]:
+    """One stream per figure template of the cell whose topic is `wanted`."""
+    return [
+        figure_drafts(t, syllabus, start=starts.get(t.template_id, 0))
+        for t in templates
+        if t.subject == subject and t.difficulty == difficulty and wanted(t.topic_id)
+    ]
+
+
+@dataclass(frozen=True)
+class FigureDrafter:
+    """The offline drafter's figure questions alone: what the nightly's figure floor tops up."""
+
+    syllabus: Syllabus
+    figures: tuple[FigureTemplate, ...]
+
+    def drafts(
+        self,
+        subject: Subject,
+        difficulty: Difficulty,
+        starts: Mapping[str, int],
+        unit_id: str | None = None,
+        topic_id: str | None = None,
+    ) -> Iterator[Draft]:
+        def wanted(of: str | None) -> bool:
+            if of is None or (topic_id is not None and of != topic_id):
+                return False
+            return unit_id is None or self.syllabus.topic(of).unit_id == unit_id
+
+        streams = figure_streams(self.figures, self.syllabus, subject, difficulty, starts, wanted)
+        return round_robin(streams)

@@ -206,26 +206,28 @@ def with_blueprint_counts(
     blueprint: Blueprint,
     caps: Mapping[tuple[int, int], int],
 ) -> list[int]:
-    """A subject's chosen rows swapped towards the blueprint's multi-step minimum, then into
-    its figure range (figure swaps never give up a multi-step question), as far as the pool
-    allows."""
+    """A subject's chosen rows swapped into the blueprint's figure range, then towards its
+    multi-step minimum, as far as the pool allows.
+
+    The multi-step swaps leave the figure count alone (they bring in no figure question and
+    give up none), so a diagram question, often of two steps, never crowds a paper past its
+    figures."""
     keys = blueprint.answer_keys_per_letter
-    multi = index.steps >= MULTI_STEP
-    if blueprint.multi_step_per_subject:
-        need = blueprint.multi_step_per_subject
-        chosen = with_at_least(index, chosen, spare, priority, need, keys, caps, multi)
+    figure = (
+        index.klass == index.classes.index(FIGURE_CLASS)
+        if FIGURE_CLASS in index.classes
+        else np.zeros(len(index), dtype=bool)
+    )
     if blueprint.figures_per_subject is not None:
         lo, hi = blueprint.figures_per_subject
-        figure = (
-            index.klass == index.classes.index(FIGURE_CLASS)
-            if FIGURE_CLASS in index.classes
-            else np.zeros(len(index), dtype=bool)
-        )
-        kept = multi if blueprint.multi_step_per_subject else None
-        chosen = with_at_least(index, chosen, spare, priority, lo, keys, caps, figure, kept)
-        chosen = with_at_least(
-            index, chosen, spare, priority, len(chosen) - hi, keys, caps, ~figure, kept
-        )
+        chosen = with_at_least(index, chosen, spare, priority, lo, keys, caps, figure)
+        plain = ~figure
+        chosen = with_at_least(index, chosen, spare, priority, len(chosen) - hi, keys, caps, plain)
+    if blueprint.multi_step_per_subject:
+        need = blueprint.multi_step_per_subject
+        multi = index.steps >= MULTI_STEP
+        fixed = figure if blueprint.figures_per_subject is not None else None
+        chosen = with_at_least(index, chosen, spare, priority, need, keys, caps, multi, fixed)
     return chosen
 
 

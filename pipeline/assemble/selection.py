@@ -254,9 +254,9 @@ def with_at_least(
     they allow.
 
     A swap gives up an unwanted question for a wanted one (a `kept` one only for another kept
-    one, so their count never falls) of the same unit and difficulty (every unit and difficulty
-    count holds) whose class stays within its cap (`caps`: (difficulty, class) → at most), whose
-    key keeps every letter within `key_range`,
+    one, and an other one only for an other one, so their count never changes) of the same unit
+    and difficulty (every unit and difficulty count holds) whose class stays within its cap
+    (`caps`: (difficulty, class) → at most), whose key keeps every letter within `key_range`,
     and which clashes with no other chosen question. `spare` are the subject's eligible rows,
     best first; each swap brings in the best one any helpful swap can bring, for the worst
     chosen question that makes room for it.
@@ -281,12 +281,11 @@ def with_at_least(
             q = chosen[j]
             if wanted[q]:
                 continue
-            keep = kept is not None and bool(kept[q])
             d, give = int(index.difficulty[q]), int(index.key[q])
             for r in by_cell.get((int(index.unit[q]), d), ()):
                 if best is not None and int(priority[r]) >= best[0]:
                     break  # rows come best first: nothing later in this cell beats `best`
-                if r in taken or (keep and not kept[r]):  # type: ignore[index]
+                if r in taken or (kept is not None and kept[q] != kept[r]):
                     continue
                 take, cls = int(index.key[r]), (d, int(index.klass[r]))
                 if take != give and (keys[give] - 1 < lo or keys[take] + 1 > hi):

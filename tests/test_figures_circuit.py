@@ -3,12 +3,14 @@ answered by the nodal-analysis solver from what the picture prints."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
 import pytest
 
 from core.figures import CircuitSpec
+from core.figures.circuit import CircuitPart, CircuitPoint
 from core.records import Difficulty, Draft, FigureRef, Option, Provenance, Subject, choice_draft
 from core.settings import REPO_ROOT
 from kb.syllabus import Syllabus
@@ -183,3 +185,53 @@ def test_solver_abstains_on_a_stem_it_cannot_read(syllabus: Syllabus) -> None:
     content = draft.content.model_copy(update={"stem_markdown": "In the circuit shown, what?"})
     answer = figure_solve(solver_view(draft.model_copy(update={"content": content}))).answer
     assert answer.choice is None and answer.confidence == 0
+
+
+_DOT = re.compile(r'<circle cx="([^"]+)" cy="([^"]+)" r="[^"]+" style="[^"]*fill:black')
+
+
+def test_every_cell_prints_its_polarity() -> None:
+    """A cell's + and − are printed beside its long and short plates, not left to plate length
+    (the answer of the cells-in-series question turns on which way each cell faces)."""
+    for template in CIRCUIT_TEMPLATES:
+        question = next(q for s in range(20) if (q := template.draw(s)) is not None)
+        spec = question.spec
+        assert isinstance(spec, CircuitSpec)
+        cells = sum(p.kind == "cell" for p in spec.parts)
+        texts = svg_texts(svg_of(spec))
+        assert texts.count("+") == cells and texts.count("−") == cells, template.template_id
+
+
+def test_the_plus_sign_sits_at_the_long_plate() -> None:
+    """The + is nearer the cell's point `a` (its long plate) than its point `b`."""
+    spec = CircuitSpec(
+        points=(CircuitPoint(name="p", x=0, y=2), CircuitPoint(name="m", x=0, y=0)),
+        parts=(CircuitPart(kind="cell", a="p", b="m", value=6, unit="V"),),
+    )
+    svg = svg_of(spec)
+    ys = {
+        m.group(2): float(m.group(1))
+        for m in re.finditer(r'<text x="[^"]+" y="([^"]+)"[^>]*>([+−])</text>', svg)
+    }
+    assert ys["+"] < ys["−"]  # SVG y grows downwards: a (y = 2) is drawn above m (y = 0)
+
+
+def test_junction_dots_only_where_three_wires_meet() -> None:
+    # two cells in series: the point between them joins two wires and gets no dot
+    series = next(t for t in CIRCUIT_TEMPLATES if t.template_id == "fig-circ-cells-series")
+    question = next(q for s in range(20) if (q := series.draw(s)) is not None)
+    assert not _DOT.findall(svg_of(question.spec))
+    # a T made by a part ending on the middle of a wire is a junction and gets its dot
+    spec = CircuitSpec(
+        points=(
+            CircuitPoint(name="a", x=0, y=0),
+            CircuitPoint(name="t", x=0, y=1),
+            CircuitPoint(name="b", x=0, y=2),
+            CircuitPoint(name="r", x=2, y=1),
+        ),
+        parts=(
+            CircuitPart(kind="wire", a="a", b="b"),
+            CircuitPart(kind="resistor", a="t", b="r", name="R", value=2, unit="Ω"),
+        ),
+    )
+    assert len(_DOT.findall(svg_of(spec))) == 1

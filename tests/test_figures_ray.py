@@ -4,12 +4,14 @@ solver reads only what the picture prints, and the picture is safe and determini
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
 import pytest
 
 from core.figures import RaySpec
+from core.figures.ray import ElementKind, RayElement, RayObject, RayPrism
 from core.records import OPTION_KEYS, Difficulty, Draft
 from core.settings import REPO_ROOT
 from kb.syllabus import Syllabus
@@ -146,3 +148,81 @@ def test_the_solver_abstains_on_a_stem_it_cannot_read(syllabus: Syllabus) -> Non
     view = solver_view(draft).model_copy(update={"stem_markdown": "Which colour is the mirror?"})
     answer = figure_solve(view).answer
     assert answer.choice is None and answer.confidence == 0.0 and answer.note
+
+
+_NUM = r"(-?[\d.]+)"
+_LINE = re.compile(
+    rf'<line x1="{_NUM}" y1="{_NUM}" x2="{_NUM}" y2="{_NUM}" stroke="[^"]+" stroke-width="1"/>'
+)
+_ARC = re.compile(rf'<path d="M {_NUM} {_NUM} Q {_NUM} {_NUM} {_NUM} {_NUM}"')
+_TEXT = re.compile(rf'<text x="{_NUM}" y="{_NUM}"[^>]*text-anchor="(\w+)"[^>]*>([^<]*)</text>')
+
+
+def _mirror_svg(kind: ElementKind) -> str:
+    element = RayElement(kind=kind, focal=10)
+    return ray_svg(RaySpec(elements=(element,), objects=(RayObject(distance=30),)))
+
+
+@pytest.mark.parametrize("kind", ["concave_mirror", "convex_mirror"])
+def test_mirror_hatching_sits_on_the_back_of_the_arc(kind: ElementKind) -> None:
+    """Every hatch tick starts on the arc's back edge and runs away from the object (right)."""
+    svg = _mirror_svg(kind)
+    arc = _ARC.search(svg)
+    assert arc is not None
+    ends, top, ctrl, axis, _, bottom = (float(v) for v in arc.groups())
+    pole = (ends + ctrl) / 2
+    ticks = [
+        (x1, y1, x2, y2)
+        for x1, y1, x2, y2 in (tuple(map(float, m.groups())) for m in _LINE.finditer(svg))
+        if abs(x1 - pole) <= 15 and top <= y1 <= bottom and x2 > x1 and y2 < y1
+    ]
+    assert len(ticks) >= 9
+    for x1, y1, x2, _ in ticks:
+        t = (y1 - axis) / (bottom - axis)
+        on_arc = pole + (ends - pole) * t * t
+        assert 0 <= x1 - on_arc <= 2.5, (x1, on_arc)  # touching the stroke, behind it
+        assert x2 > on_arc + 5
+
+
+@pytest.mark.parametrize("kind", ["concave_mirror", "convex_mirror"])
+def test_the_pole_is_labelled_in_front_of_the_mirror_below_the_axis(kind: ElementKind) -> None:
+    svg = _mirror_svg(kind)
+    arc = _ARC.search(svg)
+    assert arc is not None
+    pole, axis = (float(arc.group(1)) + float(arc.group(3))) / 2, float(arc.group(4))
+    x, y, anchor = next((float(x), float(y), a) for x, y, a, t in _TEXT.findall(svg) if t == "P")
+    assert anchor == "end" and x < pole - 3 and y > axis  # ends left of the pole, under the axis
+
+
+def test_labels_keep_clear_of_lens_outlines() -> None:
+    """No printed value beside a lens overlaps its outline, nor comes within 3 px of it."""
+    for template in RAY_TEMPLATES:
+        for seed in range(40):
+            q = template.draw(seed)
+            if q is None or not isinstance(q.spec, RaySpec) or q.spec.prism is not None:
+                continue
+            svg = ray_svg(q.spec)
+            lenses = []
+            for d in re.findall(r'<path d="([^"]+)"[^>]*fill="#d8ecf7"', svg):
+                xs = [float(v) for v in re.findall(r"-?[\d.]+", d)][::2]
+                centre = (min(xs) + max(xs)) / 2  # a lens is at most 13 px either side of it
+                lenses.append((centre - 16, centre + 16))
+            for x, y, anchor, text in _TEXT.findall(svg):
+                if not 52 < float(y) < 220 or text in ("O", "L₁", "L₂"):
+                    continue
+                w = 0.6 * 12 * len(text)
+                lo = {"start": 0.0, "middle": -w / 2, "end": -w}[anchor] + float(x)
+                for left, right in lenses:
+                    assert lo + w <= left or lo >= right, (template.template_id, seed, text)
+
+
+def test_minimum_deviation_is_an_arc_between_the_rays_not_a_caption() -> None:
+    prism = RayPrism(angle=60, min_deviation=42, minimum=True)
+    svg = ray_svg(RaySpec(prism=prism))
+    texts = svg_texts(svg)
+    assert "δm = 42°" in texts and "minimum deviation" not in texts
+    arc = re.search(rf'<path d="M {_NUM} {_NUM} A {_NUM} {_NUM} 0 0 1 {_NUM} {_NUM}"', svg)
+    assert arc is not None and float(arc.group(3)) > 60  # the wide arc, not the A marker
+    x, y, _, _ = next(m for m in _TEXT.findall(svg) if m[3] == "δm = 42°")
+    ax0, ay0, ax1, ay1 = (float(arc.group(k)) for k in (1, 2, 5, 6))
+    assert float(x) > max(ax0, ax1) and min(ay0, ay1) < float(y) < max(ay0, ay1) + 6

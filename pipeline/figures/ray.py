@@ -26,6 +26,10 @@ HALF_APERTURE = 78.0  # half the drawn height of a mirror or lens
 INK = "#1a1a1a"
 GLASS = "#d8ecf7"
 RAY = "#c0392b"
+MIRROR_SAG = 12.0  # a mirror arc's depth, pole to ends
+HATCHES = 11  # ticks on a mirror's back
+DEVIATION_ARC = 112.0  # radius of the arc marking a prism's deviation, about where the rays meet
+OUTLINE_CLEAR = 20.0  # how near a label may come to an element's x: its widest outline and a gap
 
 
 def _f(x: float) -> str:
@@ -74,8 +78,12 @@ class _Svg:
             **{"stroke-width": "1"},
         )
 
-    def dimension(self, x1: float, x2: float, y: float, label: str) -> None:
-        """A dimension line between x1 and x2 at height y, arrowheads both ends, label above."""
+    def dimension(
+        self, x1: float, x2: float, y: float, label: str, keep: tuple[float, ...] = ()
+    ) -> None:
+        """A dimension line between x1 and x2 at height y, arrowheads both ends, label above it,
+        or beside it when the line is too short; the label stays clear of the outline of each
+        element drawn at an x in `keep` (its text never touches a lens or mirror)."""
         lo, hi = min(x1, x2), max(x1, x2)
         self.line(lo, y, hi, y, **{"stroke-width": "1"})
         self.line(lo, y - 5, lo, y + 5, **{"stroke-width": "1"})
@@ -83,10 +91,25 @@ class _Svg:
         if hi - lo > 20:
             self.head(lo, y, -1, 0)
             self.head(hi, y, 1, 0)
-        if hi - lo >= 56:
-            self.text((lo + hi) / 2, y - 5, label, size=12)
-        else:  # too short to hold its label: the label goes beside it
-            self.text(lo - 6, y + 4, label, anchor="end", size=12)
+        width = _text_width(label, 12)
+        blocked = [(k - OUTLINE_CLEAR, k + OUTLINE_CLEAR) for k in keep]
+
+        def clear(start: float) -> bool:
+            return all(start + width <= b0 or start >= b1 for b0, b1 in blocked)
+
+        # above the line, centred; else slid along it off the outline; else beside an end
+        mid = (lo + hi) / 2 - width / 2
+        slid = [b1 for _, b1 in blocked] + [b0 - width for b0, _ in blocked]
+        above = [mid, *sorted(slid, key=lambda v: abs(v - mid))]
+        for start in above:
+            if lo - 2 <= start and start + width <= hi + 2 and clear(start):
+                self.text(start, y - 5, label, anchor="start", size=12)
+                return
+        for start in (lo - 6 - width, hi + 6):
+            if clear(start):
+                self.text(start, y + 4, label, anchor="start", size=12)
+                return
+        self.text(lo - 6 - width, y + 4, label, anchor="start", size=12)  # pragma: no cover
 
     def document(self) -> str:
         body = "\n".join(self.parts)
@@ -96,6 +119,11 @@ class _Svg:
             f'<rect x="0" y="0" width="{self.width}" height="{self.height}" fill="white"/>\n'
             f"{body}\n</svg>\n"
         )
+
+
+def _text_width(text: str, size: int) -> float:
+    """A generous estimate of a line of DejaVu Sans text's width in pixels."""
+    return 0.64 * size * len(text)
 
 
 def _attrs(attrs: dict[str, str]) -> str:
@@ -119,21 +147,29 @@ def _marks(element: RayElement, lone: bool) -> list[tuple[float, str]]:
     return [(element.at + s * k * f, name) for s in (-1, 1) for k, name in ((1, "F"), (2, "2F"))]
 
 
+def _bend(kind: str) -> float:
+    """Where a mirror's drawn arc ends, in x from its pole: towards the object if concave."""
+    return -MIRROR_SAG if kind == "concave_mirror" else MIRROR_SAG
+
+
 def _mirror(svg: _Svg, x: float, concave: bool) -> None:
-    a, s = HALF_APERTURE, 12.0
-    ends, ctrl = (x - s, x + s) if concave else (x + s, x - s)
+    """The mirror's arc through its pole at x (a quadratic Bézier, its ends bent towards the
+    object for a concave mirror, away for a convex one: `_bend`), hatched on its back: the
+    right, the side that does not reflect, whichever way it curves."""
+    a, bend = HALF_APERTURE, _bend("concave_mirror" if concave else "convex_mirror")
+    ends, ctrl = x + bend, x - bend
     top, bottom = AXIS_Y - a, AXIS_Y + a
     svg.path(
         f"M {_f(ends)} {_f(top)} Q {_f(ctrl)} {_f(AXIS_Y)} {_f(ends)} {_f(bottom)}",
         **{"stroke-width": "2.5"},
     )
-    # Hatching on the back (right) of the mirror: the side that does not reflect.
-    for k in range(9):
-        t = -1 + k / 4
-        y = AXIS_Y + t * a * 0.95
-        # Points of the quadratic curve: x(t) = ctrl + (ends - ctrl) t^2 at parameter t in [-1, 1].
-        xb = ctrl + (ends - ctrl) * t * t
-        svg.line(xb + 2, y, xb + 9, y - 7, **{"stroke-width": "1"})
+    # On that Bézier y is linear in its parameter and x = pole + bend·t², t = (y − axis)/a, so
+    # each tick starts on the back edge of the stroke and runs back and up, away from the light.
+    for k in range(HATCHES):
+        t = -0.92 + 1.84 * k / (HATCHES - 1)
+        y = AXIS_Y + t * a
+        xb = x + bend * t * t + 1.2
+        svg.line(xb, y, xb + 8, y - 8, **{"stroke-width": "1"})
 
 
 def _lens(svg: _Svg, x: float, convex: bool, dx: float = 0.0) -> None:
@@ -177,20 +213,22 @@ def _axis_figure(spec: RaySpec) -> str:
 
     svg.line(LEFT_MARGIN - 50, AXIS_Y, WIDTH - MARGIN + 20, AXIS_Y, **{"stroke-width": "1"})
     contact = len(elements) == 2 and spec.separation() == 0
+    shift = (-10.0, 10.0) if contact else (0.0, 0.0)  # two lenses in contact drawn side by side
+    keep = tuple(x_of(e.at) + shift[i] for i, e in enumerate(elements))  # outlines labels avoid
     for i, e in enumerate(elements):
         x = x_of(e.at)
         if e.is_mirror:
             _mirror(svg, x, e.kind == "concave_mirror")
         else:
-            dx = (-10.0 if i == 0 else 10.0) if contact else 0.0
+            dx = shift[i]
             _lens(svg, x, e.kind == "convex_lens", dx)
             if e.label:
                 svg.text(x + dx, AXIS_Y - HALF_APERTURE - 8, e.label)
     # A mirror's pole is P; a lens's optical centre O, as in NCERT's figures (the object is AB).
-    if first.is_mirror:
-        svg.text(x_of(first.at) + 7, AXIS_Y + 16, "P", anchor="start")
+    if first.is_mirror:  # in front of the pole, below the axis: clear of the hatched back
+        svg.text(x_of(first.at) - 6, AXIS_Y + 16, "P", anchor="end")
     elif not contact:
-        svg.text(x_of(first.at) + 16, AXIS_Y + 16, "O", anchor="start")
+        svg.text(x_of(first.at) + 18, AXIS_Y + 16, "O", anchor="start")
     for pos, name in marks:
         x = x_of(pos)
         svg.line(x, AXIS_Y - 4, x, AXIS_Y + 4)
@@ -205,14 +243,16 @@ def _axis_figure(spec: RaySpec) -> str:
         svg.text(x, AXIS_Y - ARROW_PX - 8, obj.label)
         if obj.height is not None:
             svg.text(x - 6, AXIS_Y - ARROW_PX / 2, obj.height_label(), anchor="end", size=12)
-        svg.dimension(x, x_of(first.at), dim_y + 24 * k, obj.distance_label())
+        svg.dimension(x, x_of(first.at), dim_y + 24 * k, obj.distance_label(), keep)
     dim_y += 24 * max(len(spec.objects) - 1, 0) + 30
 
     if spec.incident_rays and spec.objects:
         obj = spec.objects[0]
         x0, tip = x_of(-obj.distance), AXIS_Y - ARROW_PX
         xe = x_of(first.at)
-        svg.line(x0, tip, xe, tip, stroke=RAY, **{"stroke-width": "1.2"})
+        # the ray along the axis ends at the pole; the one parallel to it, on the mirror's arc
+        xt = xe + (_bend(first.kind) * (ARROW_PX / HALF_APERTURE) ** 2 if first.is_mirror else 0)
+        svg.line(x0, tip, xt, tip, stroke=RAY, **{"stroke-width": "1.2"})
         svg.line(x0, tip, xe, AXIS_Y, stroke=RAY, **{"stroke-width": "1.2"})
         if xe - x0 > 60:
             svg.head((x0 + xe) / 2 + 5, tip, 1, 0, RAY)
@@ -224,10 +264,10 @@ def _axis_figure(spec: RaySpec) -> str:
         x = x_of(e.at)
         side = -1.0 if e.kind == "concave_mirror" else 1.0
         if e.radius is not None:
-            svg.dimension(x, x_of(e.at + side * e.radius), dim_y, e.radius_label())
+            svg.dimension(x, x_of(e.at + side * e.radius), dim_y, e.radius_label(), keep)
         elif e.focal is not None:
             if lone:
-                svg.dimension(x, x_of(e.at + side * e.focal), dim_y, e.focal_label())
+                svg.dimension(x, x_of(e.at + side * e.focal), dim_y, e.focal_label(), keep)
             else:
                 svg.text(
                     x + (-14 if contact and i == 0 else 14 if contact else 0),
@@ -282,7 +322,8 @@ def _prism_figure(prism: RayPrism) -> str:
     for a, b in ((start, p), (p, q), (q, end)):
         svg.line(a[0], a[1], b[0], b[1], stroke=RAY, **{"stroke-width": "1.6"})
     svg.head((start[0] + p[0]) / 2, (start[1] + p[1]) / 2, *d_in, colour=RAY)
-    svg.head((q[0] + end[0]) / 2, (q[1] + end[1]) / 2, *d_out, colour=RAY)
+    # the emergent ray's arrowhead well out, past the arc that marks a deviation
+    svg.head(q[0] + 0.8 * (end[0] - q[0]), q[1] + 0.8 * (end[1] - q[1]), *d_out, colour=RAY)
     dash = {"stroke-dasharray": "4 3", "stroke-width": "1"}
     for point, (nx, ny) in ((p, n_in), (q, (-n_in[0], n_in[1]))):
         svg.line(
@@ -300,10 +341,43 @@ def _prism_figure(prism: RayPrism) -> str:
         text = prism.incidence_label() if anchor == "end" else prism.emergence_label()
         svg.text(point[0] + 50 * bx / norm, point[1] + 50 * by / norm + 5, text, anchor=anchor)
     if prism.min_deviation is not None:
-        svg.text(width - 14, height - 16, prism.min_deviation_label(), anchor="end")
-    if prism.minimum:
-        svg.text(14, height - 16, "minimum deviation", anchor="start", size=12)
+        _deviation(svg, p, q, d_in, d_out, prism.min_deviation_label())
     return svg.document()
+
+
+def _deviation(
+    svg: _Svg,
+    p: tuple[float, float],
+    q: tuple[float, float],
+    d_in: tuple[float, float],
+    d_out: tuple[float, float],
+    label: str,
+) -> None:
+    """The deviation as NCERT draws it: the incident ray produced and the emergent ray traced
+    back (dashed) meet at X inside the prism, and an arc about X, outside the prism, spans the
+    angle between the incident ray produced and the emergent ray, its value printed beside it.
+    (The stem says when the ray is at minimum deviation: no caption repeats it.)"""
+    # X = p + s·d_in = q − u·d_out, solved by Cramer's rule
+    det = d_in[0] * (-d_out[1]) + d_out[0] * d_in[1]
+    if abs(det) < 1e-9:  # pragma: no cover - parallel rays: no deviation to mark
+        return
+    rx, ry = q[0] - p[0], q[1] - p[1]
+    s = (rx * (-d_out[1]) + d_out[0] * ry) / det
+    x, y = p[0] + s * d_in[0], p[1] + s * d_in[1]
+    r = DEVIATION_ARC
+    dash = {"stroke-dasharray": "5 3", "stroke-width": "1", "stroke": RAY}
+    svg.line(p[0], p[1], x + (r + 8) * d_in[0], y + (r + 8) * d_in[1], **dash)
+    svg.line(q[0], q[1], x, y, **dash)
+    a = (x + r * d_in[0], y + r * d_in[1])
+    b = (x + r * d_out[0], y + r * d_out[1])
+    sweep = 1 if d_in[0] * d_out[1] - d_in[1] * d_out[0] > 0 else 0
+    svg.path(
+        f"M {_f(a[0])} {_f(a[1])} A {_f(r)} {_f(r)} 0 0 {sweep} {_f(b[0])} {_f(b[1])}",
+        **{"stroke-width": "1.2"},
+    )
+    mx, my = d_in[0] + d_out[0], d_in[1] + d_out[1]
+    n = math.hypot(mx, my) or 1.0
+    svg.text(x + (r + 6) * mx / n, y + (r + 6) * my / n + 4, label, anchor="start")
 
 
 def ray_svg(spec: RaySpec) -> str:

@@ -1,7 +1,8 @@
 """A DC circuit: its components, their values and how they connect, and where each is drawn.
 
 The spec is a netlist on a drawing grid. `points` are the places parts end at (grid coordinates,
-y up), some with a printed terminal label ("A") or a junction dot; `parts` join two points each.
+y up), some with a printed terminal label ("A"); `parts` join two points each (the
+renderer dots every junction of three or more wires).
 A `wire` joins points into one node, as a drawn wire does. Every part prints its name and value
 as one label ("R₂ = 4 Ω", "X" for an unknown, "12 V" when unnamed); a cell also prints its
 internal resistance ("r = 1 Ω"), and its long plate (positive terminal) is at point `a`.
@@ -40,13 +41,12 @@ def value_text(value: float, unit: str) -> str:
 
 
 class CircuitPoint(Record):
-    """A place on the grid where parts end; `label` printed beside it, `dot` a junction dot."""
+    """A place on the grid where parts end; `label` printed beside it."""
 
     name: str
     x: float
     y: float
     label: str = ""
-    dot: bool = False
     side: PointSide = "left"
 
 

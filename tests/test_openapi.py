@@ -28,7 +28,6 @@ from pipeline.assemble.assembly import paper_from_rows
 from pipeline.assemble.blueprint import load_blueprint
 from pipeline.assemble.index import index_pool
 from pipeline.assemble.request import SUBJECTS, custom_request, daily_request
-from pipeline.figures.catalogue import figure_templates
 from pipeline.figures.svg import unsafe_svg
 from pipeline.fill.pool import fill_pool
 from pipeline.generate.drafter import OfflineDrafter
@@ -58,6 +57,7 @@ from site_builder.openapi import (
     static_documents,
 )
 from tests.conftest import DATA_DIR
+from tests.test_figures import figure_question
 
 DATES = ("2026-01-10", "2026-01-11")
 DECODERS: dict[str, Callable[[bytes], bytes]] = {"gz": gzip.decompress, "br": brotli.decompress}
@@ -128,10 +128,11 @@ def tree(
     with open_warehouse(root / "w.duckdb") as wh:
         fill_pool(
             wh,
-            OfflineDrafter(syllabus, kb, TEMPLATES, figures=figure_templates(DATA_DIR)),
+            OfflineDrafter(syllabus, kb, TEMPLATES),
             OfflineSolver(kb, TEMPLATES_BY_ID),
             {(s, d): 1 for s in Subject for d in Difficulty},
         )
+        wh.insert_questions([figure_question(syllabus)])  # its image is exported too
         index = index_pool(wh.pool())
         rows = {s: np.flatnonzero(index.subject == SUBJECTS.index(s)) for s in SUBJECTS}
         assert all(len(r) >= 3 for r in rows.values())
@@ -249,7 +250,9 @@ PAPER_ADDITIVE = {"total_marks", "marking", "duration_minutes", "date", "bluepri
 def test_component_fields_are_the_specs_and_the_allowed_additions() -> None:
     schemas = openapi_document()["components"]["schemas"]
     for name, fields in SPEC_FIELDS.items():
-        assert set(schemas[name]["properties"]) == fields, name
+        # A question with a figure adds `figures` (DESIGN, "Figures in questions"); optional.
+        additive = {"figures"} if name in ("DailyQuestion", "StoredQuestion") else set()
+        assert set(schemas[name]["properties"]) == fields | additive, name
         assert set(schemas[name]["required"]) == fields, name
     for name in ("DailyExam", "Exam"):
         spec = {"exam_id", "title", "total_questions", "questions"}

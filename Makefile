@@ -48,6 +48,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.llm
 	$(BIN)/python -m bench.storage
 	$(BIN)/python -m bench.libraries
+	$(BIN)/python -m bench.figures_circuit
 
 clean:
 	rm -rf $(VENV) .qforge .pytest_cache .mypy_cache .ruff_cache

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from fractions import Fraction
 import json
 from collections import Counter
 from dataclasses import replace
@@ -135,7 +136,12 @@ def test_swaps_bring_each_subject_into_its_figure_range(
     out down to its maximum. Neither costs a multi-step question or breaks a constraint."""
     assert blueprint.figures_per_subject == (2, 3)
     lo, hi = blueprint.figures_per_subject
+    # The blueprint's figure caps (1 a difficulty) already keep a subject to 3; under caps of
+    # a fifth the flow takes more, and the swaps must bring them down.
+    wide = {d: {**caps, "figure": Fraction(1, 5)} for d, caps in blueprint.class_caps.items()}
     for every, used in ((11, 1), (2, 0)):
+        if every == 2:
+            blueprint = replace(blueprint, class_caps=wide)
         figure = pl.int_range(pl.len()) % every == 1
         pool = synthetic_pool(syllabus, blueprint, 10).with_columns(
             figure=figure,

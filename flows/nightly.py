@@ -182,7 +182,7 @@ def _run_nightly(
     fills = [timed("fill_pool", fill_pool_task, services, date)]
     # Figure questions are never short for a paper (the blueprint asks for them where the pool
     # has them), so the fill makes none: this keeps each figure template's supply.
-    timed("figure_floor", figure_floor_task, services)
+    timed("figure_floor", figure_floor_task, services, date)
     try:
         papers = [timed("build_daily_paper", build_paper_task, services, date)]
     except ShortfallError as failed:

@@ -322,15 +322,18 @@ def topic_floor_step(services: Services) -> TopicFloorSummary:
     return summary
 
 
-def figure_floor_step(services: Services) -> int:
+def figure_floor_step(services: Services, date: dt.date) -> int:
     """Top every figure template up to QFORGE_FIGURE_FLOOR never-used questions with the
-    offline engine, so the paper built next finds its figure questions; returns how many were
-    added. Drafts solved in any earlier run are passed over, so a killed run resumes."""
+    offline engine, so the date's paper, built next, finds its figure questions; returns how
+    many were added. Once the paper is stored there is nothing to do (a rerun of the night adds
+    nothing). Drafts solved in any earlier run are passed over, so a killed run resumes."""
     s = services.settings
     drafter, solver = offline_engine(services)
     if not s.figure_floor or not isinstance(drafter, OfflineDrafter) or not drafter.figures:
         return 0
     with open_warehouse(s.warehouse_path) as wh:
+        if wh.paper(daily_exam_id(date)) is not None:
+            return 0
         deficits = figure_deficits(wh.pool(), drafter.figures, services.syllabus, s.figure_floor)
         if not deficits:
             return 0

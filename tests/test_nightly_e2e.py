@@ -153,8 +153,11 @@ def test_the_daily_paper_is_served_with_every_spec_field(worker: str) -> None:
     ids = [q["id"] for q in paper["questions"]]
     assert len(set(ids)) == 180
     assert Counter(q["subject"] for q in paper["questions"]) == {s: 45 for s in SUBJECTS}
+    figured = [q for q in paper["questions"] if "figures" in q]
+    assert 8 <= len(figured) <= 15  # the blueprint's 2 to 3 a subject
     for q in paper["questions"]:
-        assert set(q) == DAILY_FIELDS
+        # Every field of the spec, plus `figures` on a question with a figure (DESIGN).
+        assert set(q) - {"figures"} == DAILY_FIELDS
         for field in DAILY_FIELDS - {"options"}:
             assert isinstance(q[field], str) and q[field], field
         assert [o["key"] for o in q["options"]] == ["A", "B", "C", "D"]
@@ -181,7 +184,13 @@ def test_every_question_is_served_in_the_stored_shape(worker: str) -> None:
         status, headers, q = get(worker + f"/api/v1/questions/{daily['id']}")
         assert status == 200
         assert headers["cache-control"] == "public, max-age=31536000, immutable"
-        assert set(q) == STORED_FIELDS
+        assert set(q) - {"figures"} == STORED_FIELDS
+        assert q.get("figures") == daily.get("figures")
+        for figure in q.get("figures", ()):
+            with urllib.request.urlopen(worker + figure["url"], timeout=10) as image:
+                assert image.status == 200
+                assert image.headers["content-type"] == "image/svg+xml"
+                assert image.headers["cache-control"] == "public, max-age=31536000, immutable"
         assert q["id"] == daily["id"] and q["subject"] == daily["subject"]
         assert q["topic"] == daily["topic"]
         assert q["difficulty"] in {"Easy", "Medium", "Hard"}

@@ -326,7 +326,9 @@ def figure_floor_step(services: Services, date: dt.date) -> int:
     """Top every figure template up to QFORGE_FIGURE_FLOOR never-used questions with the
     offline engine, so the date's paper, built next, finds its figure questions; returns how
     many were added. Once the paper is stored there is nothing to do (a rerun of the night adds
-    nothing). Drafts solved in any earlier run are passed over, so a killed run resumes."""
+    nothing). Each template's drafts start after those it has had solved (drawing a figure is
+    the cost of a draft, so none is drawn again only to be passed over), and a draft solved
+    before is never solved again."""
     s = services.settings
     drafter, solver = offline_engine(services)
     if not s.figure_floor or not isinstance(drafter, OfflineDrafter) or not drafter.figures:
@@ -352,7 +354,6 @@ def figure_floor_step(services: Services, date: dt.date) -> int:
             max_attempts_per_question=s.max_attempts_per_question,
             screens=screens,
             on_accept=on_accept,
-            resume=Resume({}, frozenset(wh.attempted_draft_ids()), {}),
         )
     added = sum(r.accepted for r in reports)
     log.info("figure floor: %d figure questions added", added)

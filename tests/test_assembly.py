@@ -1,10 +1,10 @@
 from __future__ import annotations
 
 import datetime as dt
-from fractions import Fraction
 import json
 from collections import Counter
 from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -142,10 +142,10 @@ def test_swaps_bring_each_subject_into_its_figure_range(
     for every, used in ((11, 1), (2, 0)):
         if every == 2:
             blueprint = replace(blueprint, class_caps=wide)
-        figure = pl.int_range(pl.len()) % every == 1
+        shows = pl.int_range(pl.len()) % every == 1
         pool = synthetic_pool(syllabus, blueprint, 10).with_columns(
-            figure=figure,
-            steps=pl.when((pl.int_range(pl.len()) % 7 == 3) & ~figure)
+            figure=shows,
+            steps=pl.when((pl.int_range(pl.len()) % 7 == 3) & ~shows)
             .then(2)
             .otherwise(1)
             .cast(pl.Int8),

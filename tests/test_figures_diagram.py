@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -33,7 +34,7 @@ TEMPLATES = diagram_templates(DATA_DIR)
 DIAGRAMS = load_diagrams(DATA_DIR / DIAGRAM_DIR)
 KEY_SEEDS = 200  # every template: the solver finds the key, and loses it when the key moves
 DRAFT_SEEDS = 40  # every template: the full draft, its SVG and the hygiene gate
-WANT = {"name": Difficulty.EASY, "statement": Difficulty.MEDIUM, "triple": Difficulty.MEDIUM}
+WANT = {"name": Difficulty.EASY, "statement": Difficulty.MEDIUM, "parts": Difficulty.HARD}
 
 
 def _view(template: FigureTemplate, q: FigureQuestion, options: tuple[str, ...]) -> SolverView:
@@ -178,3 +179,21 @@ def test_solver_abstains_on_an_unread_stem() -> None:
     view = _view(template, q, q.options).model_copy(update={"stem_markdown": "Which is it?"})
     solved = diagram_answer(view, q.spec)
     assert solved.answer.choice is None and solved.answer.confidence == 0.0
+
+
+def test_a_parts_question_gives_no_consensus_away() -> None:
+    """Every letter's true name stands in two options of four, and so does one false name:
+    the key is not the options' majority at any position, and a student must know one part of
+    each swapped pair."""
+    templates = [t for t in TEMPLATES if t.template_id.endswith("-parts")]
+    assert len(templates) >= 15
+    for t in templates:
+        for seed in range(20):
+            q = t.draw(seed)
+            if q is None:
+                continue
+            rows = [[pair.split(" — ", 1)[1] for pair in o.split(", ")] for o in q.options]
+            truth = rows[q.options.index(q.correct)]
+            for position, name in enumerate(truth):
+                shown = Counter(row[position] for row in rows)
+                assert shown[name] == 2 and sorted(shown.values()) == [2, 2], (t.template_id, seed)

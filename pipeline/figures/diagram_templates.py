@@ -10,9 +10,11 @@ other part of the diagram. Every diagram makes three templates:
   recall.
 - `fig-diagram-<id>-statement`: which statement about the part labelled X is correct? Statements
   about four labelled parts. Medium: two steps (identify the part, then recall what it does).
-- `fig-diagram-<id>-triple`: identify the parts labelled A, B and C; the wrong options swap two
-  of the three names. Medium: three claims, a near miss (each wrong option keeps one name
-  right), but not Hard: a student who knows two of the parts has it.
+- `fig-diagram-<id>-parts`: identify the parts labelled with four letters. The parts pair off
+  and the wrong options swap the names of one pair, of the other, or of both (the square of two
+  separate swaps, as for Hard match-lists): every position shows its true name in two options
+  of four, so no option is the options' consensus, and a student must know a part of each
+  pair. Hard: four claims, every false one a near miss.
 
 A seed picks which five parts carry letters (lettered top to bottom, then left to right, as a
 textbook letters a figure), which letter is asked and which labelled parts are the distractors.
@@ -38,7 +40,7 @@ DIAGRAM_DIR = Path("kb") / "diagrams"
 LETTERS = "ABCDE"
 NAME_DEMAND = Demand()
 STATEMENT_DEMAND = Demand(steps=2)
-TRIPLE_DEMAND = Demand(claims=3, near_miss=True)
+PARTS_DEMAND = Demand(claims=4, near_miss=True, all_near=True)
 TRIES = 40
 LONG_KEY = 1.5  # the gate's longest-option ratio: a key this much longer stands out
 DASH = " — "
@@ -227,30 +229,36 @@ def _statement_question(diagram: Diagram, rng: random.Random) -> FigureQuestion 
     )
 
 
-def triple_text(letters: Sequence[str], names: Sequence[str]) -> str:
+def parts_text(letters: Sequence[str], names: Sequence[str]) -> str:
     return ", ".join(f"{letter}{DASH}{name}" for letter, name in zip(letters, names, strict=True))
 
 
-def _triple_question(diagram: Diagram, rng: random.Random) -> FigureQuestion | None:
+def _parts_question(diagram: Diagram, rng: random.Random) -> FigureQuestion | None:
     lettered = _labelled(diagram, rng)
-    asked = sorted(rng.sample(lettered, 3), key=lambda lp: lp[0])
+    if len(lettered) < 4:
+        return None
+    asked = sorted(rng.sample(lettered, 4), key=lambda lp: lp[0])
     letters = [letter for letter, _ in asked]
     names = [p.name for _, p in asked]
-    key = triple_text(letters, names)
+    key = parts_text(letters, names)
+    first, second = rng.choice((((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2))))
     wrong = []
-    for i, j in ((0, 1), (1, 2), (0, 2)):
+    for swaps in ((first,), (second,), (first, second)):
         swapped = list(names)
-        swapped[i], swapped[j] = swapped[j], swapped[i]
-        wrong.append(triple_text(letters, swapped))
+        for i, j in swaps:
+            swapped[i], swapped[j] = swapped[j], swapped[i]
+        wrong.append(parts_text(letters, swapped))
     options = [key, *wrong]
     rng.shuffle(options)
-    asked_letters = f"{letters[0]}, {letters[1]} and {letters[2]}"
+    asked_letters = f"{', '.join(letters[:-1])} and {letters[-1]}"
     stem = (
         f"In the given diagram of {diagram.phrase}, identify the parts labelled "
-        f"**{letters[0]}**, **{letters[1]}** and **{letters[2]}**."
+        + ", ".join(f"**{letter}**" for letter in letters[:-1])
+        + f" and **{letters[-1]}**."
     )
     if not fair_options(options, key, stem):
         return None
+    ends = ", the ".join(names[:-1]) + f" and the {names[-1]}"
     return FigureQuestion(
         spec=_spec(diagram, lettered),
         caption=_caption(diagram),
@@ -260,8 +268,8 @@ def _triple_question(diagram: Diagram, rng: random.Random) -> FigureQuestion | N
         options=(options[0], options[1], options[2], options[3]),
         correct=key,
         explanation=(
-            f"The leader lines of {asked_letters} end on the {names[0]}, the {names[1]} and the "
-            f"{names[2]}; each other option swaps two of them. ({diagram.citation})"
+            f"The leader lines of {asked_letters} end on the {ends}; the other options swap "
+            f"the names of one pair of them, of the other, or of both. ({diagram.citation})"
         ),
         group="+".join(p.part_id for _, p in asked),
         params=(("diagram", diagram.diagram_id), ("letters", "".join(letters))),
@@ -272,7 +280,7 @@ Maker = Callable[[Diagram, random.Random], FigureQuestion | None]
 KINDS: tuple[tuple[str, Maker, Demand], ...] = (
     ("name", _name_question, NAME_DEMAND),
     ("statement", _statement_question, STATEMENT_DEMAND),
-    ("triple", _triple_question, TRIPLE_DEMAND),
+    ("parts", _parts_question, PARTS_DEMAND),
 )
 
 

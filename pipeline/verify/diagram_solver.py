@@ -29,7 +29,8 @@ from pipeline.verify.figure_solve import FIGURE_SOLVER, FigureSolve
 KNOWLEDGE_DIR = REPO_ROOT / "data" / "kb" / "diagrams"
 CONFIDENCE = 0.9
 _LETTER = r"\**([A-Z])\**"
-_TRIPLE = re.compile(rf"parts labelled {_LETTER}, {_LETTER} and {_LETTER}")
+# "the parts labelled **A**, **B**, **C** and **D**": the letters, however many.
+_PARTS = re.compile(r"parts labelled ((?:\**[A-Z]\**, )+\**[A-Z]\** and \**[A-Z]\**)")
 _STATEMENT = re.compile(rf"statements? about the part labelled {_LETTER}")
 _NAME = re.compile(rf"which part is labelled {_LETTER}", re.I)
 _PAIR = re.compile(r"(?:^|, )([A-Z]) — ([^,]+)")
@@ -70,9 +71,9 @@ def diagram_answer(view: SolverView, spec: DiagramSpec) -> FigureSolve:
     parts = {label.letter: label.part for label in spec.labels}
     stem = view.stem_markdown
 
-    triple = _TRIPLE.search(stem)
-    if triple:
-        letters = triple.groups()
+    several = _PARTS.search(stem)
+    if several:
+        letters = tuple(re.findall(r"[A-Z]", several.group(1)))
         if any(letter not in parts for letter in letters):
             return _abstain("a letter asked is not in the figure")
         want = {letter: _norm(parts[letter]) for letter in letters}

@@ -13,6 +13,9 @@ os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "60")
 # The nightly's topic floor fills every live topic × difficulty (some 17,000 questions): a test
 # that wants it says so (tests/test_topic_coverage.py); every other nightly skips it.
 os.environ["QFORGE_TOPIC_FLOOR"] = "0"
+# Likewise the figure floor (some 400 figure questions, each drawn): the tests of papers with
+# figures turn it on (tests/test_one_face.py, tests/test_nightly_e2e.py).
+os.environ["QFORGE_FIGURE_FLOOR"] = "0"
 
 import pytest
 from hypothesis import settings as hypothesis_settings

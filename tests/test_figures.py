@@ -9,6 +9,7 @@ from collections import Counter
 from pathlib import Path
 
 import brotli
+import polars as pl
 import pytest
 
 from core.ids import question_identity
@@ -233,3 +234,27 @@ def test_a_model_solver_reads_the_figure_as_data(syllabus: Syllabus) -> None:
     assert canonical_json(ref.spec.model_dump(mode="json")) in user and ref.caption in user
     assert view_id(view) != view_id(view.model_copy(update={"figures": ()}))
     assert q.content.figures[0].spec is not None
+
+
+def test_the_figure_floor_asks_for_what_each_templates_cell_lacks(
+    syllabus: Syllabus, templates: tuple[FigureTemplate, ...]
+) -> None:
+    from core.pool import POOL_SCHEMA
+    from pipeline.fill.pool import figure_deficits
+
+    t = templates[0]
+    unit = syllabus.topic(t.topic_id).unit_id
+    cell = (t.subject, t.difficulty, unit)
+    same = [u for u in templates if (u.subject, u.difficulty) == cell[:2]]
+    n = sum(syllabus.topic(u.topic_id).unit_id == unit for u in same)
+    empty = pl.DataFrame(schema=POOL_SCHEMA)
+    assert figure_deficits(empty, templates, syllabus, 3)[cell] == 3 * n
+    row = {c: None for c in POOL_SCHEMA} | {
+        "subject": t.subject.value, "difficulty": t.difficulty.value, "unit_id": unit,
+        "figure": True, "withdrawn": False, "times_used": 0,
+    }  # fmt: skip
+    used, withdrawn = {**row, "times_used": 1}, {**row, "withdrawn": True}
+    pool = pl.DataFrame([row, row, used, withdrawn], schema=POOL_SCHEMA)
+    # Two never-used figure questions count; a used or withdrawn one does not.
+    assert figure_deficits(pool, templates, syllabus, 3).get(cell, 0) == 3 * n - 2
+    assert figure_deficits(pool, templates, syllabus, 0) == {}

@@ -52,6 +52,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     home = tmp_path_factory.mktemp("qforge-home")
     mp = pytest.MonkeyPatch()
     mp.setenv("QFORGE_HOME", str(home))
+    mp.setenv("QFORGE_FIGURE_FLOOR", "3")  # the paper's figure questions
     try:
         with (
             prefect_test_harness(server_startup_timeout=90),

@@ -50,7 +50,7 @@ class Week:
 @pytest.fixture(scope="module")
 def week(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Week]:
     home = tmp_path_factory.mktemp("face")
-    settings = Settings(home=home, api_keys=(SecretStr("k-face"),))
+    settings = Settings(home=home, api_keys=(SecretStr("k-face"),), figure_floor=3)
     services = build_services(settings)
     for k in range(DAYS):
         run_nightly(services, FIRST + dt.timedelta(days=k), call=call_directly)

@@ -285,6 +285,48 @@ def _titration(view: SolverView, r: Reader, asked: str) -> float:
     return acid * v_acid / v_eq
 
 
+def _raoult(view: SolverView, r: Reader, asked: str) -> float:
+    """Ideal solution: p°A where the pA line meets x_A = 1, p°B where the pB line meets x_A = 0;
+    then Raoult's law p_i = x_i p°_i, Dalton's p = p_A + p_B and y_A = p_A/p."""
+    if (r.spec.x.name, r.spec.y.name) != ("xA", "p"):
+        raise Unreadable("not a vapour pressure–composition graph")
+    ma, ca = _line(r.readable(r.series("pA")))
+    _, cb = _line(r.readable(r.series("pB")))
+    pure_a, pure_b = ma + ca, cb  # the pA line at x_A = 1, the pB line at x_A = 0
+    xa = _stated(view, "x_{\\mathrm{A}}")
+    if not 0 < xa < 1:
+        raise Unreadable("a mole fraction outside (0, 1)")
+    pa, pb = xa * pure_a, (1 - xa) * pure_b
+    return {"partial": pa, "total": pa + pb, "vapour fraction": pa / (pa + pb)}[asked]
+
+
+def _gibbs(view: SolverView, r: Reader, asked: str) -> float:
+    """ΔG° = ΔH° − TΔS°: ΔH° is the intercept on the ΔG° axis, −ΔS° the slope; the reaction
+    turns spontaneous where ΔG° falls through zero, T = ΔH°/ΔS°."""
+    if (r.spec.x.name, r.spec.y.name) != ("T", "ΔG°"):
+        raise Unreadable("not a ΔG°–T graph")
+    slope, intercept = _line(r.readable(r.series()))
+    ds, dh = -slope, intercept
+    if asked == "entropy":
+        return ds
+    if ds <= 0 or dh <= 0:
+        raise Unreadable("no temperature above which ΔG° < 0")
+    return dh / ds
+
+
+def _kohlrausch(view: SolverView, r: Reader, asked: str) -> float:
+    """Λm = Λ°m − A√c for a strong electrolyte (√c of c in mol L⁻¹ on the x-axis): Λ°m is the
+    line's intercept; κ = Λm c at a stated c."""
+    if (r.spec.x.name, r.spec.y.name) != ("√(c/mol L⁻¹)", "Λm"):
+        raise Unreadable("not a Λm–√c graph")
+    slope, intercept = _line(r.readable(r.series()))
+    if asked == "limiting":
+        return intercept
+    c = _stated(view, "c")  # mol m⁻³
+    molar = intercept + slope * math.sqrt(c / 1000)  # S m² mol⁻¹
+    return molar * c
+
+
 def _order(view: SolverView, r: Reader) -> str:
     """The order n from which straight line is drawn: [A]^{1−n} (ln [A] for n = 1) linear in
     t; rate ∝ [A]ⁿ; t½ ∝ [A]₀^{1−n}."""
@@ -312,6 +354,13 @@ def _order(view: SolverView, r: Reader) -> str:
 Asked = tuple[str, str, Callable[[SolverView, Reader, str], float]]
 # The stem's wording, in the order it is checked (the more specific first).
 ASKS: tuple[Asked, ...] = (
+    ("mole fraction of A in the vapour", "vapour fraction", _raoult),
+    ("partial vapour pressure of A", "partial", _raoult),
+    ("total vapour pressure over", "total", _raoult),
+    ("entropy change of the reaction", "entropy", _gibbs),
+    ("temperature above which", "threshold", _gibbs),
+    ("limiting molar conductivity", "limiting", _kohlrausch),
+    ("conductivity $\\kappa$", "conductivity", _kohlrausch),
     ("average speed", "average speed", _kinematics),
     ("average velocity", "average velocity", _kinematics),
     ("displacement", "displacement", _kinematics),

@@ -1,12 +1,15 @@
-"""Graph figure templates, Chemistry: Raoult's-law plots, Kohlrausch plots and ΔG–T lines."""
+"""Graph figure templates, Chemistry: Raoult's-law plots, Kohlrausch plots, ΔG–T lines and the
+first ionisation enthalpies of the first twenty elements."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 
 from core.figures import GraphSpec
 from core.figures.graph import Axis, Mark, Series, point_text
+from core.records import QuestionFormat
 from pipeline.difficulty import Demand
 from pipeline.figures.graph_kit import (
     CHE,
@@ -381,9 +384,95 @@ def kohlrausch_conductivity(rng: random.Random) -> FigureQuestion | None:
             ("forgetting the 1000 cm³ in a litre", lam * c, True),
             ("reading the line at √c = c", (y1 - slope * (c - x1)) * c / 1000),
             ("using the limiting molar conductivity", (y1 + slope * x1) * c / 1000),
-            ("dividing by the concentration instead of multiplying", lam / c / 1000, True),
+            ("multiplying by √c instead of c", lam * root / 1000),
+            ("using the reading at the more dilute point", y1 * c / 1000),
         ],
         method=f"The line gives $A = \\dfrac{{{t_(y1)} - {t_(y2)}}}{{{t_(x2)} - {t_(x1)}}}$; at "
         f"$\\sqrt{{c}} = {t_(root)}$, $\\Lambda_m = {t_(y1)} - A({t_(root)} - {t_(x1)})$ "
         "S cm² mol⁻¹, and $\\kappa = \\dfrac{\\Lambda_m\\,c}{1000}$",
+    )
+
+
+# ── Chemistry: periodicity (first ionisation enthalpy) ──────────────────────────────────────
+# First ionisation enthalpies, kJ mol⁻¹ (NCERT, Class XI, Unit 3), Z = 1 to 20.
+IONISATION = (
+    ("H", 1312),
+    ("He", 2372),
+    ("Li", 520),
+    ("Be", 899),
+    ("B", 801),
+    ("C", 1086),
+    ("N", 1402),
+    ("O", 1314),
+    ("F", 1681),
+    ("Ne", 2080),
+    ("Na", 496),
+    ("Mg", 737),
+    ("Al", 577),
+    ("Si", 786),
+    ("P", 1012),
+    ("S", 1000),
+    ("Cl", 1251),
+    ("Ar", 1521),
+    ("K", 419),
+    ("Ca", 590),
+)
+# Neighbours in one period where the later element's first ionisation enthalpy is the lower:
+# a p electron above a filled s subshell (Be/B, Mg/Al), a paired p electron (N/O, P/S).
+ANOMALIES = {
+    ("Be", "B"): "B loses a 2p electron, higher in energy and shielded by the filled 2s subshell",
+    ("N", "O"): "O loses a paired 2p electron, repelled by its partner, while N has a stable "
+    "half-filled 2p³",
+    ("Mg", "Al"): "Al loses a 3p electron, higher in energy and shielded by the filled 3s subshell",
+    ("P", "S"): "S loses a paired 3p electron, repelled by its partner, while P has a stable "
+    "half-filled 3p³",
+}
+
+
+@template(
+    CHEMISTRY_PHYSICAL,
+    "fig-graph-ionisation-enthalpy-anomaly",
+    CHE,
+    "che-ionisation-enthalpy",
+    Demand(near_miss=True),
+)
+def ionisation_anomaly(rng: random.Random) -> FigureQuestion | None:
+    first, last = rng.choice((1, 2, 3)), rng.choice(range(12, 21))
+    shown = IONISATION[first - 1 : last]
+    symbols = [sym for sym, _ in shown]
+    pair = rng.choice([p for p in ANOMALIES if p[1] in symbols and p[0] in symbols])
+    # Neighbours in one period whose ionisation enthalpy rises, as it usually does.
+    rising = [(a, b) for (a, ia), (b, ib) in itertools.pairwise(shown) if ib > ia]
+    others = rng.sample(rising, 3)
+    options = [f"{a} and {b}" for a, b in (pair, *others)]
+    correct = options[0]
+    rng.shuffle(options)
+    spec = GraphSpec(
+        x=axis("Z", "", ticks(0, 20, 2)),
+        y=axis("ΔiH₁", KJMOL, ticks(0, 2500, 500)),
+        series=(
+            Series(points=tuple((float(first + i), float(v)) for i, (_, v) in enumerate(shown))),
+        ),
+        marks=tuple(
+            Mark(x=float(first + i), y=float(v), text=sym, guides=False)
+            for i, (sym, v) in enumerate(shown)
+        ),
+    )
+    return FigureQuestion(
+        spec=spec,
+        caption="Figure: first ionisation enthalpy against atomic number",
+        alt="A graph of the first ionisation enthalpy in kilojoules per mole against the atomic "
+        f"number Z, from Z = {first} to {last}: each element's point labelled with its symbol, "
+        "joined by straight lines, with peaks at the noble gases and troughs at the alkali "
+        "metals.",
+        format=QuestionFormat.SINGLE_CORRECT,
+        stem="The figure shows the first ionisation enthalpies of successive elements. In which "
+        "pair of neighbouring elements does the element of higher atomic number have the lower "
+        "first ionisation enthalpy, against the general rise across a period?",
+        options=(options[0], options[1], options[2], options[3]),
+        correct=correct,
+        explanation=f"Across a period the first ionisation enthalpy generally rises with the "
+        f"nuclear charge, but it falls from {pair[0]} to {pair[1]}: {ANOMALIES[pair]}. In the "
+        "other pairs the graph rises.",
+        group=f"{pair[0]}-{pair[1]}",
     )

@@ -351,6 +351,26 @@ def _order(view: SolverView, r: Reader) -> str:
     raise Unreadable(f"no order gives a straight {y}–{x} line of this shape")
 
 
+def _pick_dip(view: SolverView, r: Reader) -> tuple[list[OptionKey], str]:
+    """The option naming two neighbouring points (labelled with element symbols) where the
+    plotted first ionisation enthalpy falls as Z rises, read from which point is drawn higher."""
+    if r.spec.x.name != "Z" or not r.spec.y.name.startswith("ΔiH"):
+        raise Unreadable("not an ionisation enthalpy–Z graph")
+    at = {m.text: (m.x, m.y) for m in r.spec.marks}
+    fits: list[OptionKey] = []
+    for key, option in zip(OPTION_KEYS, view.options, strict=True):
+        names = re.findall(r"[A-Z][a-z]?", option.text)
+        if len(names) != 2 or any(n not in at for n in names):
+            raise Unreadable(f"option {option.text!r} names no two plotted elements")
+        r._note(*names)
+        (z1, y1), (z2, y2) = sorted(at[n] for n in names)
+        if not _close(z2 - z1, 1):
+            raise Unreadable(f"{option.text!r} are not neighbours")
+        if y2 < y1:
+            fits.append(key)
+    return fits, "the neighbours where the plot falls"
+
+
 Asked = tuple[str, str, Callable[[SolverView, Reader, str], float]]
 # The stem's wording, in the order it is checked (the more specific first).
 ASKS: tuple[Asked, ...] = (
@@ -420,6 +440,8 @@ def graph_answer(view: SolverView, spec: GraphSpec) -> FigureSolve:
     try:
         if "order of the reaction" in view.stem_markdown:
             fits, what = _pick_order(view, _order(view, reader))
+        elif "lower first ionisation enthalpy" in view.stem_markdown:
+            fits, what = _pick_dip(view, reader)
         else:
             for phrase, asked, solve in ASKS:
                 if phrase in view.stem_markdown:

@@ -49,6 +49,14 @@ INTENDED = {
     "fig-graph-titration-acid-molarity": M,
     "fig-graph-titration-base-from-ph": H,
     "fig-graph-pv-work-on-gas": M,
+    "fig-graph-raoult-partial-pressure": E,
+    "fig-graph-raoult-total-pressure": M,
+    "fig-graph-raoult-vapour-composition": H,
+    "fig-graph-gibbs-entropy-from-slope": M,
+    "fig-graph-gibbs-spontaneity-temperature": H,
+    "fig-graph-kohlrausch-limiting-conductivity": M,
+    "fig-graph-kohlrausch-conductivity": H,
+    "fig-graph-ionisation-enthalpy-anomaly": M,
 }
 IDS = [t.template_id for t in GRAPH_TEMPLATES]
 STUB_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'
@@ -71,9 +79,9 @@ def _moved(draft: Draft) -> Draft:
     return draft.model_copy(update={"content": c.model_copy(update={"options": options})})
 
 
-def test_at_least_fourteen_templates_five_of_them_chemistry() -> None:
-    assert len(GRAPH_TEMPLATES) >= 14
-    assert sum(t.subject is Subject.CHEMISTRY for t in GRAPH_TEMPLATES) >= 5
+def test_at_least_thirty_templates_seventeen_of_them_chemistry() -> None:
+    assert len(GRAPH_TEMPLATES) >= 30
+    assert sum(t.subject is Subject.CHEMISTRY for t in GRAPH_TEMPLATES) >= 17
     assert len(set(IDS)) == len(IDS)
     assert all(t.startswith(figure_templates.TEMPLATE_PREFIX) for t in IDS)
 

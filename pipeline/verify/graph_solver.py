@@ -285,6 +285,48 @@ def _titration(view: SolverView, r: Reader, asked: str) -> float:
     return acid * v_acid / v_eq
 
 
+def _raoult(view: SolverView, r: Reader, asked: str) -> float:
+    """Ideal solution: p°A where the pA line meets x_A = 1, p°B where the pB line meets x_A = 0;
+    then Raoult's law p_i = x_i p°_i, Dalton's p = p_A + p_B and y_A = p_A/p."""
+    if (r.spec.x.name, r.spec.y.name) != ("xA", "p"):
+        raise Unreadable("not a vapour pressure–composition graph")
+    ma, ca = _line(r.readable(r.series("pA")))
+    _, cb = _line(r.readable(r.series("pB")))
+    pure_a, pure_b = ma + ca, cb  # the pA line at x_A = 1, the pB line at x_A = 0
+    xa = _stated(view, "x_{\\mathrm{A}}")
+    if not 0 < xa < 1:
+        raise Unreadable("a mole fraction outside (0, 1)")
+    pa, pb = xa * pure_a, (1 - xa) * pure_b
+    return {"partial": pa, "total": pa + pb, "vapour fraction": pa / (pa + pb)}[asked]
+
+
+def _gibbs(view: SolverView, r: Reader, asked: str) -> float:
+    """ΔG° = ΔH° − TΔS°: ΔH° is the intercept on the ΔG° axis, −ΔS° the slope; the reaction
+    turns spontaneous where ΔG° falls through zero, T = ΔH°/ΔS°."""
+    if (r.spec.x.name, r.spec.y.name) != ("T", "ΔG°"):
+        raise Unreadable("not a ΔG°–T graph")
+    slope, intercept = _line(r.readable(r.series()))
+    ds, dh = -slope, intercept
+    if asked == "entropy":
+        return ds
+    if ds <= 0 or dh <= 0:
+        raise Unreadable("no temperature above which ΔG° < 0")
+    return dh / ds
+
+
+def _kohlrausch(view: SolverView, r: Reader, asked: str) -> float:
+    """Λm = Λ°m − A√c for a strong electrolyte (√c of c in mol L⁻¹ on the x-axis): Λ°m is the
+    line's intercept; κ = Λm c at a stated c."""
+    if (r.spec.x.name, r.spec.y.name) != ("√(c/mol L⁻¹)", "Λm"):
+        raise Unreadable("not a Λm–√c graph")
+    slope, intercept = _line(r.readable(r.series()))
+    if asked == "limiting":
+        return intercept
+    c = _stated(view, "c")  # mol m⁻³
+    molar = intercept + slope * math.sqrt(c / 1000)  # S m² mol⁻¹
+    return molar * c
+
+
 def _order(view: SolverView, r: Reader) -> str:
     """The order n from which straight line is drawn: [A]^{1−n} (ln [A] for n = 1) linear in
     t; rate ∝ [A]ⁿ; t½ ∝ [A]₀^{1−n}."""
@@ -309,9 +351,36 @@ def _order(view: SolverView, r: Reader) -> str:
     raise Unreadable(f"no order gives a straight {y}–{x} line of this shape")
 
 
+def _pick_dip(view: SolverView, r: Reader) -> tuple[list[OptionKey], str]:
+    """The option naming two neighbouring points (labelled with element symbols) where the
+    plotted first ionisation enthalpy falls as Z rises, read from which point is drawn higher."""
+    if r.spec.x.name != "Z" or not r.spec.y.name.startswith("ΔiH"):
+        raise Unreadable("not an ionisation enthalpy–Z graph")
+    at = {m.text: (m.x, m.y) for m in r.spec.marks}
+    fits: list[OptionKey] = []
+    for key, option in zip(OPTION_KEYS, view.options, strict=True):
+        names = re.findall(r"[A-Z][a-z]?", option.text)
+        if len(names) != 2 or any(n not in at for n in names):
+            raise Unreadable(f"option {option.text!r} names no two plotted elements")
+        r._note(*names)
+        (z1, y1), (z2, y2) = sorted(at[n] for n in names)
+        if not _close(z2 - z1, 1):
+            raise Unreadable(f"{option.text!r} are not neighbours")
+        if y2 < y1:
+            fits.append(key)
+    return fits, "the neighbours where the plot falls"
+
+
 Asked = tuple[str, str, Callable[[SolverView, Reader, str], float]]
 # The stem's wording, in the order it is checked (the more specific first).
 ASKS: tuple[Asked, ...] = (
+    ("mole fraction of A in the vapour", "vapour fraction", _raoult),
+    ("partial vapour pressure of A", "partial", _raoult),
+    ("total vapour pressure over", "total", _raoult),
+    ("entropy change of the reaction", "entropy", _gibbs),
+    ("temperature above which", "threshold", _gibbs),
+    ("limiting molar conductivity", "limiting", _kohlrausch),
+    ("conductivity $\\kappa$", "conductivity", _kohlrausch),
     ("average speed", "average speed", _kinematics),
     ("average velocity", "average velocity", _kinematics),
     ("displacement", "displacement", _kinematics),
@@ -371,6 +440,8 @@ def graph_answer(view: SolverView, spec: GraphSpec) -> FigureSolve:
     try:
         if "order of the reaction" in view.stem_markdown:
             fits, what = _pick_order(view, _order(view, reader))
+        elif "lower first ionisation enthalpy" in view.stem_markdown:
+            fits, what = _pick_dip(view, reader)
         else:
             for phrase, asked, solve in ASKS:
                 if phrase in view.stem_markdown:

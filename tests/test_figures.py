@@ -48,6 +48,10 @@ SAFE = (
 
 def test_a_safe_drawing_passes_and_its_text_and_size_are_read() -> None:
     assert unsafe_svg(SAFE) is None and checked_svg(SAFE) == SAFE
+    declared = '<?xml version="1.0" encoding="utf-8"?>' + SAFE.replace(
+        "<defs>", '<defs><linearGradient id="g"/>'
+    )
+    assert unsafe_svg(declared.replace("<use ", '<use fill="url(#g)" ')) is None
     assert svg_texts(SAFE) == ["R1 = 4 Ω", "A"]
     assert printed(SAFE, "4 Ω") and printed(SAFE, "R1") and not printed(SAFE, "B")
     assert svg_size(SAFE) == (120, 80)

@@ -12,6 +12,9 @@ from xml.sax.saxutils import escape, quoteattr
 
 from core.figures.diagram import DiagramShape, DiagramSpec
 
+# Inside a double-quoted attribute a quote must be escaped too, or a value could add attributes.
+QUOTE = {'"': "&quot;"}
+
 WIDTH, HEIGHT = 480, 360
 FONT = "DejaVu Sans, sans-serif"
 INK = "#222222"
@@ -26,11 +29,11 @@ def _n(value: float) -> str:
 
 def _style(shape: DiagramShape) -> str:
     attrs = (
-        f'fill="{escape(shape.fill)}" stroke="{escape(shape.stroke)}" '
+        f'fill="{escape(shape.fill, QUOTE)}" stroke="{escape(shape.stroke, QUOTE)}" '
         f'stroke-width="{_n(shape.stroke_width)}" stroke-linejoin="round" stroke-linecap="round"'
     )
     if shape.dash:
-        attrs += f' stroke-dasharray="{escape(shape.dash)}"'
+        attrs += f' stroke-dasharray="{escape(shape.dash, QUOTE)}"'
     return attrs
 
 

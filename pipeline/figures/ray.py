@@ -127,7 +127,7 @@ def _text_width(text: str, size: int) -> float:
 
 
 def _attrs(attrs: dict[str, str]) -> str:
-    return "".join(f' {k}="{escape(v)}"' for k, v in attrs.items())
+    return "".join(f' {k}="{escape(v, {chr(34): "&quot;"})}"' for k, v in attrs.items())
 
 
 def _focal(element: RayElement) -> float:

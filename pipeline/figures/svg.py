@@ -18,12 +18,22 @@ SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
 SVG_MEDIA_TYPE = "image/svg+xml"
 
-# Elements that run code or pull in other documents; no figure of ours needs any of them.
+# Elements that run code, pull in other documents or rewrite attributes when shown (an
+# animation can set an `href` to a script URL); no figure of ours needs any of them.
 FORBIDDEN_ELEMENTS = frozenset(
-    {"script", "foreignObject", "iframe", "embed", "object", "audio", "video", "handler"}
+    {
+        "script", "foreignObject", "iframe", "embed", "object", "audio", "video", "handler",
+        "set", "animate", "animateMotion", "animateTransform", "animateColor", "discard",
+    }
+)  # fmt: skip
+# In any attribute or style text: a reference that is not to a fragment of the file itself, a
+# script URL, an old browser's CSS expression, a CSS escape (which could spell any of those).
+_UNSAFE_VALUE = re.compile(
+    r"url\(\s*['\"]?\s*(?!#)|@import|javascript\s*:|expression\s*\(|\\", re.I
 )
-_URL_IN_CSS = re.compile(r"url\(\s*['\"]?\s*(?!#)", re.I)
-_IMPORT_IN_CSS = re.compile(r"@import", re.I)
+# Before the root: only the XML declaration (no DOCTYPE, whose entities could expand, and no
+# processing instruction, such as a style sheet to fetch).
+_PROLOGUE_MARKUP = re.compile(r"<!DOCTYPE|<!ENTITY|<\?(?!xml\s)", re.I)
 
 
 class UnsafeSvgError(ValueError):
@@ -40,8 +50,10 @@ def _local(tag: str) -> str:
 
 
 def unsafe_svg(svg: str) -> str | None:
-    """Why an SVG is unsafe to publish (a script, an event attribute, an external reference,
-    not SVG at all), or None when it is safe."""
+    """Why an SVG is unsafe to publish (a script, an event attribute, an animation, a reference
+    outside the file, a DOCTYPE or processing instruction, not SVG at all), or None when safe."""
+    if (found := _PROLOGUE_MARKUP.search(svg)) is not None:
+        return f"markup outside the drawing: {found.group(0)!r}"
     try:
         root = ElementTree.fromstring(svg)
     except ElementTree.ParseError as err:
@@ -58,14 +70,12 @@ def unsafe_svg(svg: str) -> str | None:
                 return f"event attribute {local!r} on <{name}>"
             if local == "href" and not value.strip().startswith("#"):
                 return f"external reference {value[:60]!r} on <{name}>"
-            if local == "style" and (_URL_IN_CSS.search(value) or _IMPORT_IN_CSS.search(value)):
-                return f"external reference in the style of <{name}>"
-        if (
-            name == "style"
-            and node.text
-            and (_URL_IN_CSS.search(node.text) or _IMPORT_IN_CSS.search(node.text))
-        ):
-            return "external reference in a <style> element"
+            if local == "base":
+                return f"xml:base on <{name}>"
+            if _UNSAFE_VALUE.search(value):
+                return f"external reference or script in {local!r} of <{name}>"
+        if name == "style" and _UNSAFE_VALUE.search("".join(node.itertext())):
+            return "external reference or script in a <style> element"
     return None
 
 

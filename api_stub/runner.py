@@ -298,7 +298,8 @@ class JobRunner:
         outcome = assemble_paper(view.index(), paper_request, blueprint)
         if not isinstance(outcome, Shortfall):
             questions = view.questions(outcome.question_ids)
-            return self._finish_exam(job, exam_id, paper_document(outcome, questions))
+            document = paper_document(outcome, questions)
+            return self._finish_exam(job, exam_id, document, questions)
         return self._enqueue(job, outcome.total, reserve)
 
     def _enqueue(self, job: Job, short: int, reserve: Callable[[int], None]) -> Job:
@@ -485,7 +486,9 @@ class JobRunner:
             else f"{n} of {order.count} questions: the generators for this topic ran dry"
         )
         document = practice_document(practice_id, order.topic, order.difficulty, questions)
-        return self._complete(job, practice_id, practice_key(practice_id), document, new, message)
+        return self._complete(
+            job, practice_id, practice_key(practice_id), document, new, message, questions
+        )
 
     def _run_exam(self, job: Job) -> None:
         request = {k: v for k, v in job.request.items() if k != "exam_id"}
@@ -517,12 +520,17 @@ class JobRunner:
         from_pool = [i for i in outcome.question_ids if i not in by_id]
         by_id.update({q.question_id: q for q in view.questions(from_pool)})
         questions = [by_id[i] for i in outcome.question_ids]
-        self._finish_exam(job, exam_id, paper_document(outcome, questions), new)
+        self._finish_exam(job, exam_id, paper_document(outcome, questions), questions, new)
 
     def _finish_exam(
-        self, job: Job, exam_id: str, document: dict[str, Any], new: Sequence[Question] = ()
+        self,
+        job: Job,
+        exam_id: str,
+        document: dict[str, Any],
+        shown: Sequence[Question],
+        new: Sequence[Question] = (),
     ) -> Job:
-        return self._complete(job, exam_id, exam_key(exam_id), document, new, "exam ready")
+        return self._complete(job, exam_id, exam_key(exam_id), document, new, "exam ready", shown)
 
     def _complete(
         self,
@@ -532,15 +540,19 @@ class JobRunner:
         document: dict[str, Any],
         new: Sequence[Question],
         message: str,
+        shown: Sequence[Question],
     ) -> Job:
         """Write the result's static copy (and mirror it with the new questions), then the job.
 
         The copy exists before the job says COMPLETED; the new questions join this worker's pool.
+        Every figure the copy shows is published first: a pool question built for a later day's
+        paper is not exported yet, and neither is its image.
         """
         refuse_live_markup(document, result_id)
+        images = write_figure_images(self.store, shown)
         self.store.put_immutable(key, json_bytes(document))
         if self.mirror:
-            images = [k for q in new for k in figure_image_keys(q)]
+            images += [k for q in new for k in figure_image_keys(q)]
             self.mirror([*images, *(question_key(q.question_id) for q in new), key])
         if new:
             self.pool.add(pool_rows(new))

@@ -105,8 +105,9 @@ class Settings(BaseSettings):
     figure_floor: int = Field(
         default=3,
         ge=0,
-        description="Never-used questions the nightly keeps for every figure template, before "
-        "it builds the paper (which takes 2 to 3 figure questions a subject); 0 turns it off.",
+        description="Never-used figure questions the nightly keeps per figure template of each "
+        "unit × difficulty, before it builds the paper (which takes 2 to 3 figure questions a "
+        "subject); 0 turns it off.",
     )
     # The worker (`qforge api`): who may call the dynamic endpoints, how often, how much.
     api_keys: Annotated[tuple[SecretStr, ...], NoDecode] = Field(

@@ -69,7 +69,8 @@ def stem_without_figures_markdown(stem_markdown: str) -> str:
 def stem_with_figures_html(stem: str, figures: tuple[FigureRef, ...]) -> str:
     """The stem's HTML followed by each figure as an `<img>` with alt, width and height."""
     images = [
-        f'<p><img src="/{figure_key(f.figure_id)}" alt="{html.escape(" ".join(f.alt.split()))}"'
+        f'<p><img src="/{html.escape(figure_key(f.figure_id))}" '
+        f'alt="{html.escape(" ".join(f.alt.split()))}"'
         f' width="{f.width}" height="{f.height}"></p>'
         for f in figures
     ]

@@ -288,7 +288,7 @@ def _why_short(services: Services, usage: ModelUsage | None) -> str:
 
 def step_count(days: int) -> int:
     """How many steps a run with `days` takes (for progress bars)."""
-    return 9 + 2 * days
+    return 10 + 2 * days
 
 
 @flow(name="nightly", log_prints=True)

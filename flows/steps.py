@@ -426,7 +426,7 @@ def export_step(services: Services, paper: Paper) -> ExportReport:
         figured = set(pool.filter(pl.col("figure"))["question_id"].to_list())
         images = write_figure_images(store, wh.questions([i for i in fresh_ids if i in figured]))
         if images:
-            log.info("export: %d figure images written", images)
+            log.info("export: %d figure image files written", len(images))
 
         def files() -> Iterator[tuple[str, bytes]]:
             # Rendered when their questions were stored: this only writes bytes. One stream,

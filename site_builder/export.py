@@ -103,22 +103,22 @@ def figure_image_keys(question: Question) -> list[str]:
     ]
 
 
-def write_figure_images(store: ObjectStore, questions: Iterable[Question]) -> int:
-    """Write the images of the questions' drawn figures not published yet; returns how many
-    files were written.
+def write_figure_images(store: ObjectStore, questions: Iterable[Question]) -> list[str]:
+    """Write the images of the questions' drawn figures not published yet; returns the keys
+    written.
 
     Called before the questions' own files, so no published question names a missing image. An
     image already published (all three files) is left alone and not drawn again: a renderer
     upgraded since cannot stop a run over images that are out already.
     """
-    written = 0
+    written: list[str] = []
     for question in questions:
         keys = figure_image_keys(question)
         if all(store.exists(k) for k in keys):
             continue
         for key, data in figure_files(question):
-            if not store.exists(key):
-                written += put_published(store, key, data, question.question_id)
+            if not store.exists(key) and put_published(store, key, data, question.question_id):
+                written.append(key)
     return written
 
 

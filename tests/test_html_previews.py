@@ -494,7 +494,7 @@ def test_previews_render_in_headless_chromium(tmp_path: Path, built: Built, brow
     store = LocalObjectStore(tmp_path / "store")
     store.put_immutable(FIGURE_KEY, FIGURE_SVG.read_bytes())
     drawn = [q for q in built.questions if any(f.spec for f in q.content.figures)]
-    assert len(drawn) >= 4 and write_figure_images(store, drawn) == 3 * len(drawn)
+    assert len(drawn) >= 4 and len(write_figure_images(store, drawn)) == 3 * len(drawn)
     written = write_previews(store, built.document, built.questions, {FIGURE_ID: FIGURE_KEY}.get)
     assert written == len(built.questions) + 1
     site = tmp_path / "site"

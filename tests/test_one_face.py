@@ -154,12 +154,13 @@ def test_the_week_is_a_week(week: Week) -> None:
     assert len({q["id"] for p in week.papers for q in p["questions"]}) == DAYS * 180  # cooldown
 
 
-def test_every_paper_has_8_to_15_figure_questions_at_least_2_per_subject(week: Week) -> None:
+def test_every_paper_has_8_to_12_figure_questions_2_or_3_per_subject(week: Week) -> None:
+    """The issue asks 8 to 15 a paper; the blueprint's 2 to 3 a subject is 8 to 12."""
     for paper in week.papers:
         figured = Counter(q["subject"] for q in paper["questions"] if q.get("figures"))
-        assert 8 <= sum(figured.values()) <= 15, (paper["date"], figured)
+        assert 8 <= sum(figured.values()) <= 12, (paper["date"], figured)
         assert set(figured) == {"Physics", "Chemistry", "Botany", "Zoology"}, figured
-        assert min(figured.values()) >= 2, (paper["date"], figured)
+        assert min(figured.values()) >= 2 and max(figured.values()) <= 3, (paper["date"], figured)
 
 
 def test_every_figure_is_served_as_a_safe_svg_and_shown_in_both_shapes(week: Week) -> None:

@@ -15,7 +15,6 @@ from core.record import Record
 
 ElementKind = Literal["concave_mirror", "convex_mirror", "convex_lens", "concave_lens"]
 MIRRORS: tuple[ElementKind, ...] = ("concave_mirror", "convex_mirror")
-LENSES: tuple[ElementKind, ...] = ("convex_lens", "concave_lens")
 
 
 def num(x: float) -> str:

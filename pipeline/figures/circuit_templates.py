@@ -179,7 +179,6 @@ def question(
     opts: Options | None,
     method: str,
     params: tuple[tuple[str, str], ...] = (),
-    demand: Demand | None = None,
 ) -> FigureQuestion | None:
     """The question, or None when its options fail or its alt text would print the key."""
     if opts is None or opts.shown in alt:
@@ -200,7 +199,6 @@ def question(
         correct=opts.correct,
         explanation=explanation,
         params=params,
-        demand=demand,
     )
 
 

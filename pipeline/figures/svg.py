@@ -14,9 +14,6 @@ from xml.etree import ElementTree
 
 FIGURE_PREFIX = "fig-"
 FIGURE_HEX_CHARS = 20
-SVG_NS = "http://www.w3.org/2000/svg"
-XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
-SVG_MEDIA_TYPE = "image/svg+xml"
 
 # Elements that run code, pull in other documents or rewrite attributes when shown (an
 # animation can set an `href` to a script URL); no figure of ours needs any of them.

@@ -39,7 +39,6 @@ class FigureQuestion:
     `group` names what the question is about, so questions about one thing (one part of one
     diagram) are near-duplicates of each other; parametric templates leave it empty (all of a
     template's questions are then one group, like a numerical template's).
-    `demand` overrides the template's when one draw asks more than another.
     """
 
     spec: FigureSpec
@@ -52,7 +51,6 @@ class FigureQuestion:
     explanation: str
     group: str = ""
     params: tuple[tuple[str, str], ...] = ()
-    demand: Demand | None = None
 
 
 @dataclass(frozen=True)
@@ -87,7 +85,7 @@ def figure_draft(template: FigureTemplate, seed: int, syllabus: Syllabus) -> Dra
     question = template.draw(seed)
     if question is None:
         return None
-    difficulty, reason = rated(question.demand or template.demand)
+    difficulty, reason = rated(template.demand)
     group = question.group or "all"
     draft = choice_draft(
         syllabus.topic(template.topic_id).tag,

@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable, Sequence
 
 from core.figures import GraphSpec
-from core.figures.graph import Axis, tick_text
+from core.figures.graph import Axis, point_text, tick_text, unit_text
 from core.ids import canonical_json
 from core.records import QuestionFormat, Subject
 from pipeline.difficulty import Demand
@@ -80,6 +80,34 @@ def _distinct(values: list[float], x: float) -> bool:
     return all(abs(x - v) > MIN_SEPARATION * max(abs(x), abs(v)) for v in values)
 
 
+# A straight-segment line with more vertices than this is a sampled curve, not a shape to read.
+MAX_DESCRIBED_VERTICES = 8
+
+
+def printed_data(spec: GraphSpec) -> str:
+    """What the graph prints, in words, for a screen reader: each axis's quantity, unit and
+    tick range, and the labelled points (a sighted student reads the answer off these too)."""
+    parts = []
+    for axis, which in ((spec.x, "horizontal"), (spec.y, "vertical")):
+        unit = unit_text(axis.unit) if axis.unit else ""
+        scale = f" ×10^{axis.power}" if axis.power else ""
+        what = f"{axis.name}{f' ({unit}{scale})' if unit or scale else ''}"
+        ticks = axis.ticks
+        step = f" in steps of {tick_text(ticks[1] - ticks[0])}" if len(ticks) > 1 else ""
+        parts.append(
+            f"The {which} axis, {what}, is marked from {tick_text(ticks[0])} to "
+            f"{tick_text(ticks[-1])}{step}."
+        )
+    for series in spec.series:
+        if not series.smooth and len(series.points) <= MAX_DESCRIBED_VERTICES:
+            name = f"Line {series.label}" if series.label else "The line"
+            corners = ", ".join(point_text(x, y) for x, y in series.points)
+            parts.append(f"{name} joins {corners}.")
+    if spec.marks:
+        parts.append("Labelled points: " + ", ".join(m.text for m in spec.marks) + ".")
+    return " ".join(parts)
+
+
 def numeric(
     rng: random.Random,
     *,
@@ -120,7 +148,7 @@ def numeric(
     return FigureQuestion(
         spec=spec,
         caption=caption,
-        alt=alt,
+        alt=f"{alt} {printed_data(spec)}",
         format=QuestionFormat.NUMERICAL,
         stem=stem,
         options=(texts[0], texts[1], texts[2], texts[3]),

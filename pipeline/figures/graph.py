@@ -19,7 +19,7 @@ from matplotlib.figure import Figure
 from matplotlib.typing import RcKeyType
 
 from core.figures import GraphSpec
-from core.figures.graph import Axis, tick_text
+from core.figures.graph import Axis, Mark, tick_text
 
 RC: dict[RcKeyType, Any] = {
     "svg.fonttype": "none",
@@ -107,6 +107,21 @@ def graph_svg(spec: GraphSpec) -> str:
                 ax.plot([mark.x, mark.x], [base_y, mark.y], color=GUIDE, lw=0.8, ls=(0, (3, 2)))
                 ax.plot([base_x, mark.x], [mark.y, mark.y], color=GUIDE, lw=0.8, ls=(0, (3, 2)))
             ax.plot([mark.x], [mark.y], marker="o", markersize=3.5, color=INK)
+            if not mark.guides:
+                # A point named on a line of such points (a symbol on a trend): centred above
+                # it, or below it in a dip, so the line never runs between a point and its name.
+                dip = _in_dip(mark, spec.marks)
+                ax.annotate(
+                    mark.text,
+                    xy=(mark.x, mark.y),
+                    xytext=(0, -7 if dip else 6),
+                    textcoords="offset points",
+                    ha="center",
+                    va="top" if dip else "bottom",
+                    fontsize=8.5,
+                    color=INK,
+                )
+                continue
             right = (mark.x - x0) < 0.7 * (x1 - x0)
             ax.annotate(
                 mark.text,
@@ -124,6 +139,14 @@ def graph_svg(spec: GraphSpec) -> str:
     # matplotlib names the SVG 1.1 DTD by URL: a reference outside the file the sanitiser
     # refuses, and one no browser needs.
     return _DOCTYPE.sub("", out.getvalue(), count=1)
+
+
+def _in_dip(mark: Mark, marks: tuple[Mark, ...]) -> bool:
+    """Whether a point lies below the line joining its neighbours among the named points."""
+    row = sorted((m for m in marks if not m.guides), key=lambda m: m.x)
+    i = row.index(mark)
+    before, after = row[max(i - 1, 0)], row[min(i + 1, len(row) - 1)]
+    return mark.y < (before.y + after.y) / 2
 
 
 def _label_spot(points: tuple[tuple[float, float], ...]) -> tuple[float, float]:

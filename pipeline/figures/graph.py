@@ -92,12 +92,17 @@ def graph_svg(spec: GraphSpec) -> str:
                         arrowprops={"arrowstyle": "-|>", "color": INK, "lw": 1.2},
                     )
             if series.label:
-                lx, ly = _label_spot(series.points)
+                lx, ly, slope = _label_spot(series.points)
+                # Above the line, on the side it slopes away from, so no stroke runs through
+                # the name (beside a falling line's middle the space up and right is clear).
+                side = 1 if slope < 0 else -1 if slope > 0 else 0
                 ax.annotate(
                     series.label,
                     xy=(lx, ly),
-                    xytext=(-12, 4),
+                    xytext=(7 * side, 7),
                     textcoords="offset points",
+                    ha={1: "left", -1: "right", 0: "center"}[side],
+                    va="bottom",
                     fontsize=10,
                     fontweight="bold",
                     color=INK,
@@ -149,9 +154,9 @@ def _in_dip(mark: Mark, marks: tuple[Mark, ...]) -> bool:
     return mark.y < (before.y + after.y) / 2
 
 
-def _label_spot(points: tuple[tuple[float, float], ...]) -> tuple[float, float]:
+def _label_spot(points: tuple[tuple[float, float], ...]) -> tuple[float, float, float]:
     """Where a series' name goes: beside the middle of its middle segment (clear of the
-    labelled points at its vertices)."""
+    labelled points at its vertices), and that segment's slope."""
     i = max(1, math.ceil(len(points) / 2) - 1)
     (ax_, ay), (bx, by) = points[i - 1], points[i]
-    return (ax_ + bx) / 2, (ay + by) / 2
+    return (ax_ + bx) / 2, (ay + by) / 2, (by - ay) / (bx - ax_) if bx != ax_ else 0.0

@@ -89,7 +89,7 @@ def _unrendered_draft(template: FigureTemplate, seed: int, syllabus: Syllabus) -
         return None
     draft = choice_draft(
         syllabus.topic(template.topic_id).tag,
-        *rated(q.demand or template.demand),
+        *rated(template.demand),
         q.format,
         q.stem,
         q.options,

@@ -88,12 +88,7 @@ class OfflineDrafter:
         unit_id: str | None = None,
         topic_id: str | None = None,
     ) -> Iterator[Draft]:
-        def in_unit(of: str | None) -> bool:
-            if topic_id is not None and of != topic_id:
-                return False
-            return unit_id is None or (
-                of is not None and self.syllabus.topic(of).unit_id == unit_id
-            )
+        in_unit = in_cell(self.syllabus, unit_id, topic_id)
 
         numericals = [
             numerical_drafts(t, self.syllabus, start=starts.get(t.template_id, 0))
@@ -142,6 +137,20 @@ class OfflineDrafter:
         return round_robin(groups)
 
 
+def in_cell(
+    syllabus: Syllabus, unit_id: str | None, topic_id: str | None
+) -> Callable[[str | None], bool]:
+    """Whether a generator's topic belongs to the cell asked for: that topic, or any topic of
+    that unit, or (neither given) any topic."""
+
+    def wanted(of: str | None) -> bool:
+        if topic_id is not None and of != topic_id:
+            return False
+        return unit_id is None or (of is not None and syllabus.topic(of).unit_id == unit_id)
+
+    return wanted
+
+
 def figure_streams(
     templates: tuple[FigureTemplate, ...],
     syllabus: Syllabus,
@@ -173,10 +182,6 @@ class FigureDrafter:
         unit_id: str | None = None,
         topic_id: str | None = None,
     ) -> Iterator[Draft]:
-        def wanted(of: str | None) -> bool:
-            if of is None or (topic_id is not None and of != topic_id):
-                return False
-            return unit_id is None or self.syllabus.topic(of).unit_id == unit_id
-
+        wanted = in_cell(self.syllabus, unit_id, topic_id)
         streams = figure_streams(self.figures, self.syllabus, subject, difficulty, starts, wanted)
         return round_robin(streams)

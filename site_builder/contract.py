@@ -33,6 +33,8 @@ from pydantic.json_schema import JsonSchemaValue, SkipJsonSchema
 from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 
 from core.records import OPTION_KEYS, Difficulty, OptionKey, Record, Subject
+from core.shapes import FIGURE_SUFFIX, FIGURES_PREFIX
+from pipeline.figures.svg import FIGURE_ID_PATTERN, SVG_MEDIA_TYPE
 from pipeline.serve.jobs import JobKind, JobStatus
 from pipeline.serve.requests import EXAM_TYPES, MAX_PRACTICE_QUESTIONS, SYLLABUS_PATH
 from site_builder.documents import (
@@ -114,15 +116,13 @@ class StoredOption(Record):
     is_correct: bool
 
 
-FIGURE_ID_PATTERN = r"^fig-[0-9a-f]{20}$"
-
-
 class QuestionFigure(Record):
     """A figure the question shows: an immutable SVG on the CDN, described for screen readers."""
 
     url: str = Field(
-        pattern=f"^/{API_PREFIX}/images/{_tail(FIGURE_ID_PATTERN).removesuffix('$')}\\.svg$",
-        description="Path of the image (image/svg+xml), relative to the base URL; immutable",
+        pattern=f"^/{FIGURES_PREFIX}{_tail(FIGURE_ID_PATTERN).removesuffix('$')}"
+        f"{re.escape(FIGURE_SUFFIX)}$",
+        description=f"Path of the image ({SVG_MEDIA_TYPE}), relative to the base URL; immutable",
     )
     alt: str = Field(min_length=1, description="Describes the picture; never gives the answer")
     caption: str

@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 
 from core.clock import seconds_until_rollover
+from core.shapes import FIGURE_SUFFIX
+from pipeline.figures.svg import SVG_MEDIA_TYPE
 from site_builder.documents import DAILY_POINTER_KEY, short_lived_keys
 
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -27,8 +29,8 @@ def content_type(key: str) -> str:
     base, _ = encoded_base(key)
     if base.endswith(".html"):
         return "text/html; charset=utf-8"
-    if base.endswith(".svg"):
-        return "image/svg+xml"
+    if base.endswith(FIGURE_SUFFIX):
+        return SVG_MEDIA_TYPE
     if base.endswith(".parquet"):
         return "application/vnd.apache.parquet"
     return "application/json"

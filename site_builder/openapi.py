@@ -13,8 +13,10 @@ from typing import Any
 from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 from pydantic_core import CoreSchema
 
+from core.shapes import FIGURE_SUFFIX, FIGURES_PREFIX
 from kb.syllabus import Syllabus
-from site_builder.contract import COMPONENTS, FIGURE_ID_PATTERN
+from pipeline.figures.svg import FIGURE_ID_PATTERN, SVG_MEDIA_TYPE
+from site_builder.contract import COMPONENTS
 from site_builder.documents import (
     API_PREFIX,
     DATE_PATTERN,
@@ -51,7 +53,7 @@ CACHE_POLICIES: Mapping[str, str] = {
     f"{P}/exams/daily/{{date}}": IMMUTABLE,
     f"{P}/exams/{{exam_id}}": IMMUTABLE,
     f"{P}/questions/{{question_id}}": IMMUTABLE,
-    f"{P}/images/{{figure_id}}.svg": IMMUTABLE,
+    f"/{FIGURES_PREFIX}{{figure_id}}{FIGURE_SUFFIX}": IMMUTABLE,
     f"{P}/practice/{{practice_id}}": IMMUTABLE,
     **{f"/{key}": f"public, max-age={age}" for key, age in short_lived_keys().items()},
     f"{P}/practice/generate": NO_STORE,
@@ -214,7 +216,7 @@ def _generate(
 
 def _image() -> tuple[str, Schema]:
     """A question figure: a sanitised SVG addressed by the hash of its bytes."""
-    path = f"{P}/images/{{figure_id}}.svg"
+    path = f"/{FIGURES_PREFIX}{{figure_id}}{FIGURE_SUFFIX}"
     return path, {
         "get": {
             "operationId": "getFigure",
@@ -227,7 +229,7 @@ def _image() -> tuple[str, Schema]:
             "responses": {
                 "200": {
                     "description": "The SVG: no script, no event handler, no external reference",
-                    "content": {"image/svg+xml": {"schema": {"type": "string"}}},
+                    "content": {SVG_MEDIA_TYPE: {"schema": {"type": "string"}}},
                     "headers": _cache_header(path),
                 },
                 "404": _error("no figure with this id"),

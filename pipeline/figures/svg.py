@@ -14,6 +14,8 @@ from xml.etree import ElementTree
 
 FIGURE_PREFIX = "fig-"
 FIGURE_HEX_CHARS = 20
+SVG_MEDIA_TYPE = "image/svg+xml"
+FIGURE_ID_PATTERN = rf"^{FIGURE_PREFIX}[0-9a-f]{{{FIGURE_HEX_CHARS}}}$"
 
 # Elements that run code, pull in other documents or rewrite attributes when shown (an
 # animation can set an `href` to a script URL); no figure of ours needs any of them.

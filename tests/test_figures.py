@@ -7,16 +7,18 @@ import gzip
 import json
 from collections import Counter
 from pathlib import Path
+from unittest import mock
 
 import brotli
 import polars as pl
 import pytest
 
 from core.ids import question_identity
-from core.records import Difficulty, FigureRef, Question, SolverAnswer, Subject
+from core.records import OPTION_KEYS, Difficulty, Draft, FigureRef, Question, SolverAnswer, Subject
 from core.shapes import daily_question, figure_key, stem_without_figures_markdown, stored_question
 from core.storage import LocalObjectStore
 from kb.syllabus import Syllabus
+from pipeline.figures import templates as figure_templates_module
 from pipeline.figures.catalogue import figure_templates
 from pipeline.figures.render import svg_of
 from pipeline.figures.svg import (
@@ -262,3 +264,25 @@ def test_the_figure_floor_asks_for_what_each_templates_cell_lacks(
     # Two never-used figure questions count; a used or withdrawn one does not.
     assert figure_deficits(pool, templates, syllabus, 3).get(cell, 0) == 3 * n - 2
     assert figure_deficits(pool, templates, syllabus, 0) == {}
+
+
+def key_moved(draft: Draft) -> Draft:
+    """The draft with its key's text swapped with the next option's (the key letter kept): a
+    solver that reads the figure must follow the text away from the key."""
+    c = draft.content
+    i = OPTION_KEYS.index(c.correct_key)
+    j = (i + 1) % 4
+    texts = [o.text for o in c.options]
+    texts[i], texts[j] = texts[j], texts[i]
+    options = tuple(o.model_copy(update={"text": t}) for o, t in zip(c.options, texts, strict=True))
+    return draft.model_copy(update={"content": c.model_copy(update={"options": options})})
+
+
+# A stand-in drawing: drawing the SVG is most of a draft's cost, and the solver never sees it.
+STUB_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'
+
+
+def unrendered_draft(template: FigureTemplate, seed: int, syllabus: Syllabus) -> Draft | None:
+    """`figure_draft` for a seed with the stand-in drawing (so a stand-in figure id)."""
+    with mock.patch.object(figure_templates_module, "svg_of", lambda spec: STUB_SVG):
+        return figure_draft(template, seed, syllabus)

@@ -11,7 +11,7 @@ import pytest
 
 from core.figures import CircuitSpec
 from core.figures.circuit import CircuitPart, CircuitPoint
-from core.records import Difficulty, Draft, FigureRef, Option, Provenance, Subject, choice_draft
+from core.records import Difficulty, Subject
 from core.settings import REPO_ROOT
 from kb.syllabus import Syllabus
 from pipeline.difficulty import rated
@@ -23,6 +23,7 @@ from pipeline.verify.circuit_solver import plain_stem
 from pipeline.verify.figure_solver import figure_solve
 from pipeline.verify.gate import hygiene_problem, solver_view
 from pipeline.verify.giveaway import numerical_giveaway
+from tests.test_figures import key_moved, unrendered_draft
 
 SEEDS = 200
 # Drawing costs some 7 ms a picture: every eighth seed is drawn and its text checked.
@@ -67,42 +68,6 @@ def _plain(option: str) -> str:
     return plain_stem(option).replace("Omega", "Ω").replace("mu", "μ").replace(" ", "")
 
 
-def _key_moved(draft: Draft) -> Draft:
-    """The draft with the key's text swapped with the next option's (the key letter kept)."""
-    c = draft.content
-    options = list(c.options)
-    k = [o.key for o in options].index(c.correct_key)
-    j = (k + 1) % 4
-    options[k], options[j] = (
-        Option(key=options[k].key, text=options[j].text),
-        Option(key=options[j].key, text=options[k].text),
-    )
-    content = c.model_copy(update={"options": tuple(options)})
-    return draft.model_copy(update={"content": content})
-
-
-def _unrendered_draft(template: FigureTemplate, seed: int, syllabus: Syllabus) -> Draft | None:
-    """The template's draft for a seed as `figure_draft` makes it, but with a stand-in figure id:
-    drawing the SVG is most of a draft's cost, and the solver never sees the picture."""
-    q = template.draw(seed)
-    if q is None:
-        return None
-    draft = choice_draft(
-        syllabus.topic(template.topic_id).tag,
-        *rated(template.demand),
-        q.format,
-        q.stem,
-        q.options,
-        q.correct,
-        q.explanation,
-        Provenance(generator="figure", template_id=template.template_id),
-    )
-    figure = FigureRef(figure_id="fig-unrendered", caption=q.caption, alt=q.alt, spec=q.spec)
-    return draft.model_copy(
-        update={"content": draft.content.model_copy(update={"figures": (figure,)})}
-    )
-
-
 @pytest.mark.parametrize("template", CIRCUIT_TEMPLATES, ids=lambda t: t.template_id)
 def test_every_draft_is_sound_and_solved_from_the_picture(
     template: FigureTemplate, syllabus: Syllabus
@@ -111,7 +76,7 @@ def test_every_draft_is_sound_and_solved_from_the_picture(
     assert syllabus.topic(template.topic_id).tag.subject is Subject.PHYSICS
     built, faces = 0, set()
     for seed in range(SEEDS):
-        draft = _unrendered_draft(template, seed, syllabus)
+        draft = unrendered_draft(template, seed, syllabus)
         if draft is None:
             continue
         built += 1
@@ -127,7 +92,7 @@ def test_every_draft_is_sound_and_solved_from_the_picture(
         assert solved.answer.choice == c.correct_key, (seed, solved.answer.note)
         assert solved.answer.confidence >= 0.1
         assert solved.used
-        moved = figure_solve(solver_view(_key_moved(draft))).answer
+        moved = figure_solve(solver_view(key_moved(draft))).answer
         assert moved.choice != c.correct_key, seed
         if seed % RENDER_EVERY == 0:
             # the real draft: its figure drawn, addressed by the hash of its bytes

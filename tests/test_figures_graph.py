@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from core.figures import GraphSpec
-from core.records import OPTION_KEYS, Difficulty, Draft, QuestionFormat, Subject
+from core.records import Difficulty, Draft, QuestionFormat, Subject
 from kb.syllabus import Syllabus
 from pipeline.difficulty import rated
 from pipeline.figures import templates as figure_templates
@@ -22,6 +22,7 @@ from pipeline.quantities.numbers import number_and_unit
 from pipeline.verify.gate import hygiene_problem, solver_view
 from pipeline.verify.giveaway import numerical_giveaway
 from pipeline.verify.graph_solver import graph_answer
+from tests.test_figures import key_moved, unrendered_draft
 
 KEY_SEEDS = 200
 RENDER_SEEDS = 4
@@ -59,24 +60,12 @@ INTENDED = {
     "fig-graph-ionisation-enthalpy-anomaly": M,
 }
 IDS = [t.template_id for t in GRAPH_TEMPLATES]
-STUB_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'
 
 
 def _spec(draft: Draft) -> GraphSpec:
     spec = draft.content.figures[0].spec
     assert isinstance(spec, GraphSpec)
     return spec
-
-
-def _moved(draft: Draft) -> Draft:
-    """The draft with the key's text swapped with a distractor's (the key stays where it was)."""
-    c = draft.content
-    i = OPTION_KEYS.index(c.correct_key)
-    j = (i + 1) % 4
-    texts = [o.text for o in c.options]
-    texts[i], texts[j] = texts[j], texts[i]
-    options = tuple(o.model_copy(update={"text": t}) for o, t in zip(c.options, texts, strict=True))
-    return draft.model_copy(update={"content": c.model_copy(update={"options": options})})
 
 
 def test_at_least_thirty_templates_seventeen_of_them_chemistry() -> None:
@@ -102,13 +91,12 @@ def test_topics_are_live_and_of_the_templates_subject(syllabus: Syllabus) -> Non
 
 @pytest.mark.parametrize("template", GRAPH_TEMPLATES, ids=IDS)
 def test_the_solver_finds_the_key_and_follows_it_when_moved(
-    template: FigureTemplate, syllabus: Syllabus, monkeypatch: pytest.MonkeyPatch
+    template: FigureTemplate, syllabus: Syllabus
 ) -> None:
     # Rendering is checked below on fewer seeds; here the figure id need not be real.
-    monkeypatch.setattr(figure_templates, "svg_of", lambda spec: STUB_SVG)
     made, faces = 0, set()
     for seed in range(KEY_SEEDS):
-        draft = figure_draft(template, seed, syllabus)
+        draft = unrendered_draft(template, seed, syllabus)
         if draft is None:
             continue
         made += 1
@@ -116,7 +104,7 @@ def test_the_solver_finds_the_key_and_follows_it_when_moved(
         faces.add(c.stem_markdown + repr(_spec(draft)))
         got = graph_answer(solver_view(draft), _spec(draft)).answer
         assert got.choice == c.correct_key and got.confidence >= 0.1, (seed, got)
-        moved = graph_answer(solver_view(_moved(draft)), _spec(draft)).answer
+        moved = graph_answer(solver_view(key_moved(draft)), _spec(draft)).answer
         assert moved.choice != c.correct_key, (seed, moved)
         key_text = next(o.text for o in c.options if o.key == c.correct_key)
         assert key_text not in c.figures[0].alt

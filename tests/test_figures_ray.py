@@ -12,7 +12,7 @@ import pytest
 
 from core.figures import RaySpec
 from core.figures.ray import ElementKind, RayElement, RayObject, RayPrism
-from core.records import OPTION_KEYS, Difficulty, Draft
+from core.records import Difficulty, Draft
 from core.settings import REPO_ROOT
 from kb.syllabus import Syllabus
 from pipeline.difficulty import rated
@@ -23,6 +23,7 @@ from pipeline.figures.svg import figure_id_of, printed, svg_size, svg_texts, uns
 from pipeline.figures.templates import FigureTemplate, figure_draft
 from pipeline.verify.figure_solver import figure_solve
 from pipeline.verify.gate import screen_refusal, solver_view
+from tests.test_figures import key_moved
 
 SEEDS = 200  # drafts checked per template
 MAX_SEEDS = 1000  # seeds tried to make them (a draw may make no question)
@@ -57,19 +58,6 @@ def _drafts(template: FigureTemplate, syllabus: Syllabus) -> list[Draft]:
     return drafts
 
 
-def _key_moved(draft: Draft) -> Draft:
-    """The draft with its key's text swapped with the next option's: the key is elsewhere."""
-    c = draft.content
-    i = OPTION_KEYS.index(c.correct_key)
-    j = (i + 1) % 4
-    options = list(c.options)
-    options[i], options[j] = (
-        options[i].model_copy(update={"text": c.options[j].text}),
-        options[j].model_copy(update={"text": c.options[i].text}),
-    )
-    return draft.model_copy(update={"content": c.model_copy(update={"options": tuple(options)})})
-
-
 def test_at_least_ten_templates() -> None:
     assert len(RAY_TEMPLATES) >= 10
     assert len({t.template_id for t in RAY_TEMPLATES}) == len(RAY_TEMPLATES)
@@ -102,7 +90,7 @@ def test_template(template: FigureTemplate, syllabus: Syllabus) -> None:
             assert printed(svg, value), value
         key_text = c.option(c.correct_key).text
         assert key_text.lower() not in figure.alt.lower()
-        moved = figure_solve(solver_view(_key_moved(draft))).answer
+        moved = figure_solve(solver_view(key_moved(draft))).answer
         assert moved.choice != c.correct_key
 
 

@@ -60,15 +60,20 @@ def pool_deficits(pool: pl.DataFrame, needs: Mapping[Cell, int]) -> dict[Cell, i
     return {cell: n - have.get(cell, 0) for cell, n in needs.items() if n > have.get(cell, 0)}
 
 
+def never_used_per_unit_cell(pool: pl.DataFrame) -> dict[UnitCell, int]:
+    """How many never-used questions of the frame each (subject, difficulty, unit) cell holds."""
+    fresh = pool.filter(pl.col("times_used") == 0).group_by("subject", "unit_id", "difficulty")
+    return {
+        (Subject(r["subject"]), Difficulty(r["difficulty"]), r["unit_id"]): r["len"]
+        for r in fresh.len().iter_rows(named=True)
+    }
+
+
 def unit_deficits(
     pool: pl.DataFrame, units: Mapping[Subject, list[str]], per_cell: int
 ) -> dict[UnitCell, int]:
     """How many more never-used questions each (subject, unit, difficulty) cell needs."""
-    fresh = pool.filter(pl.col("times_used") == 0).group_by("subject", "unit_id", "difficulty")
-    have = {
-        (Subject(r["subject"]), Difficulty(r["difficulty"]), r["unit_id"]): r["len"]
-        for r in fresh.len().iter_rows(named=True)
-    }
+    have = never_used_per_unit_cell(pool)
     cells = [(s, d, u) for s, us in units.items() for u in us for d in Difficulty]
     return {c: per_cell - have.get(c, 0) for c in cells if per_cell > have.get(c, 0)}
 
@@ -100,11 +105,7 @@ def figure_deficits(
         for t in templates
         if t.topic_id in live
     )
-    fresh = pool.filter((pl.col("times_used") == 0) & pl.col("figure") & ~pl.col("withdrawn"))
-    have = {
-        (Subject(r["subject"]), Difficulty(r["difficulty"]), r["unit_id"]): r["len"]
-        for r in fresh.group_by("subject", "difficulty", "unit_id").len().iter_rows(named=True)
-    }
+    have = never_used_per_unit_cell(pool.filter(pl.col("figure") & ~pl.col("withdrawn")))
     short = {cell: per_template * n - have.get(cell, 0) for cell, n in wanted.items()}
     return {cell: n for cell, n in sorted(short.items()) if n > 0}
 

@@ -180,8 +180,9 @@ def _run_nightly(
     relabelled = timed("relabel", relabel_task, services)
     dates = [date + dt.timedelta(days=i) for i in range(days)]
     fills = [timed("fill_pool", fill_pool_task, services, date)]
-    # Figure questions are never short for a paper (the blueprint asks for them where the pool
-    # has them), so the fill makes none: this keeps each figure template's supply.
+    # A paper is never short of figure questions (the blueprint asks for them where the pool
+    # has them), so the fill makes them only when a figure template's turn comes: this keeps
+    # each figure template's supply before the paper is built.
     timed("figure_floor", figure_floor_task, services, date)
     try:
         papers = [timed("build_daily_paper", build_paper_task, services, date)]

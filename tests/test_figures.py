@@ -50,6 +50,11 @@ SAFE = (
 
 def test_a_safe_drawing_passes_and_its_text_and_size_are_read() -> None:
     assert unsafe_svg(SAFE) is None and checked_svg(SAFE) == SAFE
+    # An XML declaration and a reference to a fragment of the file itself are safe.
+    declared = '<?xml version="1.0" encoding="utf-8"?>' + SAFE.replace(
+        "<use ", '<use fill="url(#p)" '
+    )
+    assert unsafe_svg(declared) is None
     declared = '<?xml version="1.0" encoding="utf-8"?>' + SAFE.replace(
         "<defs>", '<defs><linearGradient id="g"/>'
     )
@@ -86,6 +91,29 @@ def test_a_safe_drawing_passes_and_its_text_and_size_are_read() -> None:
         (
             '<svg xmlns="http://www.w3.org/2000/svg"><foreignObject><p>x</p></foreignObject></svg>',
             "<foreignObject>",
+        ),
+        (
+            '<svg xmlns="http://www.w3.org/2000/svg"><a href="#x"><set attributeName="href" '
+            'to="javascript:alert(1)"/></a></svg>',
+            "<set>",
+        ),
+        ('<svg xmlns="http://www.w3.org/2000/svg"><rect fill="url(http://x/y#z)"/></svg>', "fill"),
+        (
+            '<svg xmlns="http://www.w3.org/2000/svg"><style>a{}<g/>@import url(x);</style></svg>',
+            "<style>",
+        ),
+        ('<svg xmlns="http://www.w3.org/2000/svg" xml:base="http://x/"/>', "xml:base"),
+        (
+            '<svg xmlns="http://www.w3.org/2000/svg"><rect style="fill:u\\72l(http://x)"/></svg>',
+            "style",
+        ),
+        (
+            '<?xml-stylesheet href="http://x/y.css"?><svg xmlns="http://www.w3.org/2000/svg"/>',
+            "outside the drawing",
+        ),
+        (
+            '<!DOCTYPE svg [<!ENTITY a "b">]><svg xmlns="http://www.w3.org/2000/svg"/>',
+            "outside the drawing",
         ),
         ("<html><body/></html>", "not <svg>"),
         ("<svg", "not well-formed"),

@@ -15,7 +15,18 @@ from core.figures.circuit import CircuitSpec
 from core.figures.diagram import DiagramSpec
 from core.figures.graph import GraphSpec
 from core.figures.ray import RaySpec
+from core.figures.structure import StructurePanel, StructureSpec
 
-FigureSpec = Annotated[CircuitSpec | GraphSpec | RaySpec | DiagramSpec, Field(discriminator="kind")]
+FigureSpec = Annotated[
+    CircuitSpec | GraphSpec | RaySpec | DiagramSpec | StructureSpec, Field(discriminator="kind")
+]
 
-__all__ = ["CircuitSpec", "DiagramSpec", "FigureSpec", "GraphSpec", "RaySpec"]
+__all__ = [
+    "CircuitSpec",
+    "DiagramSpec",
+    "FigureSpec",
+    "GraphSpec",
+    "RaySpec",
+    "StructurePanel",
+    "StructureSpec",
+]

@@ -66,18 +66,23 @@ class FigureTemplate:
         return rated(self.demand)[0]
 
 
-def figure_ref(question: FigureQuestion) -> FigureRef:
-    """The question's figure: drawn from its spec and addressed by the drawing's hash."""
-    svg = svg_of(question.spec)
+def drawn_figure(spec: FigureSpec, caption: str, alt: str) -> FigureRef:
+    """A question's figure: drawn from its spec and addressed by the drawing's hash."""
+    svg = svg_of(spec)
     width, height = svg_size(svg)
     return FigureRef(
         figure_id=figure_id_of(svg),
-        caption=question.caption,
-        alt=question.alt,
-        spec=question.spec,
+        caption=caption,
+        alt=alt,
+        spec=spec,
         width=width,
         height=height,
     )
+
+
+def figure_ref(question: FigureQuestion) -> FigureRef:
+    """The question's figure: drawn from its spec and addressed by the drawing's hash."""
+    return drawn_figure(question.spec, question.caption, question.alt)
 
 
 def figure_draft(template: FigureTemplate, seed: int, syllabus: Syllabus) -> Draft | None:
@@ -112,19 +117,23 @@ def figure_draft(template: FigureTemplate, seed: int, syllabus: Syllabus) -> Dra
 
 def figure_drafts(template: FigureTemplate, syllabus: Syllabus, start: int = 0) -> Iterator[Draft]:
     """Drafts for seeds start, start+1, … (draws that make no question, or repeat one, skipped)."""
+    return seeded_drafts(lambda seed: figure_draft(template, seed, syllabus), start)
+
+
+def seeded_drafts(draft_at: Callable[[int], Draft | None], start: int = 0) -> Iterator[Draft]:
+    """A seeded template's drafts for seeds start, start+1, …: a seed that makes no question, or
+    repeats one already made (same stem, figures and key), is skipped, and EXHAUSTED_AFTER such
+    seeds in a row end the stream."""
     seen: set[str] = set()
     seed, misses = start, 0
     while misses < EXHAUSTED_AFTER:
-        draft = figure_draft(template, seed, syllabus)
+        draft = draft_at(seed)
         seed += 1
         if draft is None:
             misses += 1
             continue
-        face = (
-            draft.content.stem_markdown
-            + draft.content.figures[0].figure_id
-            + draft.content.correct_key
-        )
+        c = draft.content
+        face = c.stem_markdown + "".join(f.figure_id for f in c.figures) + c.correct_key
         if face in seen:
             misses += 1
             continue

@@ -1,0 +1,1 @@
+"""The solvers of organic-chemistry questions (pipeline.generate.organic), one per kind."""

@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
-import fcntl
 import hashlib
 import io
-import os
 import re
 import shutil
-import subprocess
 import tempfile
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from html.parser import HTMLParser
@@ -59,6 +55,7 @@ from site_builder.html import (
     write_previews,
 )
 from tests.conftest import DATA_DIR, sound_draft
+from tests.debian import ensure_debian_packages
 from tests.test_figures import figure_question as drawn_figure_question
 from tests.test_figures import one_per_kind
 
@@ -370,42 +367,17 @@ def test_write_previews_writes_each_page_once(tmp_path: Path, built: Built) -> N
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
 APT_PACKAGES = ("chromium", "chromium-driver")
-APT_LOCK = Path(tempfile.gettempdir()) / "qforge-apt-chromium.lock"
-
-
-def _apt_get(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    return subprocess.run(
-        ["apt-get", *args], capture_output=True, text=True, env=env, timeout=1200, check=False
-    )
-
-
-def _install_chromium() -> None:
-    """apt-get install Debian's chromium and chromium-driver, or skip saying what is missing."""
-    need = f"{CHROMIUM} and {CHROMEDRIVER} (Debian: apt-get install {' '.join(APT_PACKAGES)})"
-    if os.geteuid() != 0 or shutil.which("apt-get") is None:
-        pytest.skip(f"headless Chromium not installed and cannot install it here: needs {need}")
-    with APT_LOCK.open("w") as lock:  # parallel sessions: one installs, the others wait
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if CHROMIUM.exists() and CHROMEDRIVER.exists():
-            return
-        args = ("install", "-y", "--no-install-recommends", *APT_PACKAGES)
-        done = _apt_get(*args)
-        if done.returncode != 0:  # stale or missing package lists
-            _apt_get("update")
-            done = _apt_get(*args)
-        if done.returncode != 0 or not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
-            pytest.skip(f"could not install {need}: {done.stderr.strip()[-500:]}")
 
 
 @pytest.fixture(scope="session")
 def chromium_paths() -> tuple[Path, Path]:
-    """Chromium and its driver, installed on first use; the time it took goes to the log."""
+    """Chromium and its driver, installed on first use."""
     pytest.importorskip("selenium", reason="selenium is not installed (pip install selenium)")
-    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
-        started = time.perf_counter()
-        _install_chromium()
-        print(f"installed {' '.join(APT_PACKAGES)} in {time.perf_counter() - started:.1f} s")
+    ensure_debian_packages(
+        APT_PACKAGES,
+        lambda: CHROMIUM.exists() and CHROMEDRIVER.exists(),
+        f"headless Chromium: {CHROMIUM} and {CHROMEDRIVER}",
+    )
     return CHROMIUM, CHROMEDRIVER
 
 

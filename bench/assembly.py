@@ -133,6 +133,7 @@ def synthetic_pool(n: int, syllabus: Syllabus, blueprint: Blueprint, seed: int =
             "stem": stem,
             "correct_key": rng.choice(list("ABCD"), n).tolist(),
             "figure": (rng.random(n) < 0.05).tolist(),
+            "structure": [False] * n,
             "steps": rng.choice([1, 1, 1, 2, 3], n).tolist(),
             "near_duplicate_group": group,
             "withdrawn": (rng.random(n) < 0.005).tolist(),

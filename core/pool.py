@@ -14,7 +14,8 @@ from collections.abc import Collection
 
 import polars as pl
 
-from core.records import Difficulty, Provenance, Question, Subject
+from core.figures import StructureSpec
+from core.records import Difficulty, Provenance, Question, QuestionContent, Subject
 
 # A cell of the pool: one syllabus unit's questions of a subject at a difficulty (what a
 # shortfall names, and what a fill generates for).
@@ -37,6 +38,9 @@ POOL_SCHEMA = pl.Schema(
         "stem": pl.String,
         "correct_key": pl.String,
         "figure": pl.Boolean,
+        # The question shows structural formulae (a `structure` figure): a chemical structure is
+        # notation, not a diagram, so it is counted apart from the paper's figures.
+        "structure": pl.Boolean,
         # Steps the rubric counted (1 unless its reason names two or more: steps_in_reason).
         "steps": pl.Int8,
         "near_duplicate_group": pl.String,
@@ -101,6 +105,11 @@ def question_family(p: Provenance, question_format: str) -> str:
     return f"{p.template_id}|{form.removesuffix(NEAR_VARIANT_SUFFIX)}"
 
 
+def shows_structures(content: QuestionContent) -> bool:
+    """Whether a question shows structural formulae (pool column `structure`)."""
+    return any(isinstance(f.spec, StructureSpec) for f in content.figures)
+
+
 def pool_rows(questions: Collection[Question]) -> pl.DataFrame:
     """Snapshot rows for questions not yet used anywhere (the worker's own new questions)."""
     rows = []
@@ -119,6 +128,7 @@ def pool_rows(questions: Collection[Question]) -> pl.DataFrame:
                 "stem": c.stem_markdown,
                 "correct_key": c.correct_key,
                 "figure": bool(c.figures),
+                "structure": shows_structures(c),
                 "steps": steps_in_reason(c.difficulty_reason),
                 "near_duplicate_group": near_duplicate_group(q.provenance, q.question_id),
                 "withdrawn": False,

@@ -293,7 +293,8 @@ class Warehouse:
         """One row per stored question with what paper assembly needs, including past use.
 
         `times_used` counts every stored paper, `last_used` is the latest date of any of them and
-        `last_daily` of a daily one; `figure` says the question shows a figure; `withdrawn`
+        `last_daily` of a daily one; `figure` says the question shows a figure, `structure` that
+        it shows structural formulae (core.pool.shows_structures); `withdrawn`
         questions stay listed (their files stay valid) but are never assembled again.
         """
         pool = self.con.sql(
@@ -303,6 +304,9 @@ class Warehouse:
                        json_extract_string(content_json, '$.correct_key') AS correct_key,
                        json_extract_string(content_json, '$.stem_markdown') AS stem,
                        coalesce(json_array_length(content_json, '$.figures'), 0) > 0 AS figure,
+                       coalesce(list_contains(json_extract_string(
+                           content_json, '$.figures[*].spec.kind'
+                       ), 'structure'), false) AS structure,
                        coalesce(try_cast(regexp_extract(
                            json_extract_string(content_json, '$.difficulty_reason'), ?, 1
                        ) AS TINYINT), 1) AS steps
@@ -322,7 +326,7 @@ class Warehouse:
                 GROUP BY i.question_id
             )
             SELECT q.question_id, q.subject, q.unit_id, q.topic_id, q.difficulty, q.format,
-                   q.template_id, q.family, p.stem, p.correct_key, p.figure, p.steps,
+                   q.template_id, q.family, p.stem, p.correct_key, p.figure, p.structure, p.steps,
                    q.near_duplicate_group, w.question_id IS NOT NULL AS withdrawn,
                    coalesce(u.times_used, 0)::INTEGER AS times_used,
                    u.last_used, u.last_daily

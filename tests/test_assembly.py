@@ -61,6 +61,7 @@ def row(
         # Keys spread over A–D across cells, as the pool's are (the paper must stay within 8–14).
         "correct_key": OPTION_KEYS[(i + sum(map(ord, unit + d.value))) % 4],
         "figure": False,
+        "structure": False,
         "steps": 1,
         "near_duplicate_group": f"g-{subject.value}-{unit}-{d.value}-{i}",
         "withdrawn": False,

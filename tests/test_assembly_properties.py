@@ -106,6 +106,7 @@ def worlds(draw: st.DrawFn, rules: bool = False) -> World:
                 "stem": f"stem {draw(st.integers(0, 120)) if rules else i}",
                 "correct_key": draw(st.sampled_from("ABCD")),
                 "figure": draw(st.integers(0, 4)) == 0,
+                "structure": False,
                 "steps": draw(st.sampled_from([1, 1, 1, 2, 3])),
                 # Groups nest in units, as the warehouse's rule guarantees.
                 "near_duplicate_group": f"{s.value}-{unit}-g{draw(st.integers(0, 9))}",
@@ -134,6 +135,7 @@ def with_new_questions(world: World, short: Shortfall) -> pl.DataFrame:
             "stem": f"new {s.value} {u} {d.value} {i}",
             "correct_key": "A",
             "figure": False,
+            "structure": False,
             "steps": 1,
             "near_duplicate_group": f"new-{s.value}-{u}-{d.value}-{i}",
             "withdrawn": False,

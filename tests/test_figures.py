@@ -285,7 +285,7 @@ def test_the_figure_floor_asks_for_what_each_templates_cell_lacks(
     assert figure_deficits(empty, templates, syllabus, 3)[cell] == 3 * n
     row = {c: None for c in POOL_SCHEMA} | {
         "subject": t.subject.value, "difficulty": t.difficulty.value, "unit_id": unit,
-        "figure": True, "withdrawn": False, "times_used": 0,
+        "figure": True, "structure": False, "withdrawn": False, "times_used": 0,
     }  # fmt: skip
     used, withdrawn = {**row, "times_used": 1}, {**row, "withdrawn": True}
     pool = pl.DataFrame([row, row, used, withdrawn], schema=POOL_SCHEMA)

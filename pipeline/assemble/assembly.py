@@ -178,7 +178,9 @@ def assemble_paper(
                 index, chosen, spare.tolist(), plan.priority, blueprint.answer_keys_per_letter
             )
         if balanced is not None and (
-            blueprint.multi_step_per_subject or blueprint.figures_per_subject
+            blueprint.multi_step_per_subject
+            or blueprint.figures_per_subject
+            or s in blueprint.structures_per_subject
         ):
             # Swaps within the chosen questions' units and difficulties, never past a cap.
             unit_level = index.unit * len(DIFFICULTIES) + index.difficulty
@@ -186,7 +188,9 @@ def assemble_paper(
             free = ~taken[index.group[near]] & ~taken_enemies[index.enemy[near]]
             spare = near[free]
             spare = spare[np.argsort(plan.priority[spare])].tolist()
-            balanced = with_blueprint_counts(index, balanced, spare, plan.priority, blueprint, caps)
+            balanced = with_blueprint_counts(
+                index, balanced, spare, plan.priority, blueprint, caps, s
+            )
         if balanced is None:
             shortfall.update(key_shortfall(index, s, chosen, blueprint.answer_keys_per_letter))
         else:
@@ -205,29 +209,38 @@ def with_blueprint_counts(
     priority: NDArray[np.uint64],
     blueprint: Blueprint,
     caps: Mapping[tuple[int, int], int],
+    subject: Subject,
 ) -> list[int]:
-    """A subject's chosen rows swapped into the blueprint's figure range, then towards its
-    multi-step minimum, as far as the pool allows.
+    """A subject's chosen rows swapped into the blueprint's figure range, then its structure
+    range, then towards its multi-step minimum, as far as the pool allows.
 
-    The multi-step swaps leave the figure count alone (they bring in no figure question and
-    give up none), so a diagram question, often of two steps, never crowds a paper past its
-    figures."""
+    Each later swap keeps the counts the earlier ones set (a figure question only for a figure
+    question, a structure for a structure), so a diagram question, often of two steps, never
+    crowds a paper past its figures."""
     keys = blueprint.answer_keys_per_letter
     figure = (
         index.klass == index.classes.index(FIGURE_CLASS)
         if FIGURE_CLASS in index.classes
         else np.zeros(len(index), dtype=bool)
     )
+    # What a later swap must keep: 1 a figure, 2 a structure, 0 any other question.
+    kept = figure.astype(np.int64) + 2 * index.structure.astype(np.int64)
     if blueprint.figures_per_subject is not None:
         lo, hi = blueprint.figures_per_subject
         chosen = with_at_least(index, chosen, spare, priority, lo, keys, caps, figure)
         plain = ~figure
         chosen = with_at_least(index, chosen, spare, priority, len(chosen) - hi, keys, caps, plain)
+    if (structures := blueprint.structures_per_subject.get(subject)) is not None:
+        lo, hi = structures
+        fixed = figure.astype(np.int64)
+        drawn, plain = index.structure, ~index.structure
+        chosen = with_at_least(index, chosen, spare, priority, lo, keys, caps, drawn, fixed)
+        left = len(chosen) - hi
+        chosen = with_at_least(index, chosen, spare, priority, left, keys, caps, plain, fixed)
     if blueprint.multi_step_per_subject:
         need = blueprint.multi_step_per_subject
         multi = index.steps >= MULTI_STEP
-        fixed = figure if blueprint.figures_per_subject is not None else None
-        chosen = with_at_least(index, chosen, spare, priority, need, keys, caps, multi, fixed)
+        chosen = with_at_least(index, chosen, spare, priority, need, keys, caps, multi, kept)
     return chosen
 
 

@@ -1,18 +1,18 @@
 """Paper blueprints as versioned data (`data/blueprints/*.json`): what every paper must contain.
 
-A blueprint fixes, per subject: the question count, the difficulty distribution (turned into
-counts by the largest-remainder method), a min–max count per syllabus unit, and caps per
-difficulty on question classes. A question's class is `figure` when it shows a figure, else its
-format; caps are shares of that difficulty's count, rounded down. Keeping every question under
-at most one cap, and caps within one difficulty, is what lets the assembler solve a paper as a
-network flow, exactly (see pipeline/assemble/flow.py).
+A blueprint fixes, per subject: the question count, the difficulty distribution (turned into counts
+by the largest-remainder method), a min–max count per syllabus unit, and caps per difficulty on
+question classes. A question's class is `figure` when it shows a figure other than structural
+formulae, else its format; caps are shares of that difficulty's count, rounded down. Keeping every
+question under at most one cap, and caps within one difficulty, is what lets the assembler solve a
+paper as a network flow, exactly (see pipeline/assemble/flow.py).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
@@ -59,6 +59,9 @@ class BlueprintFile(Record):
     # within a unit and difficulty, never past a figure cap, where the pool allows
     # (pipeline.assemble.selection.with_at_least), never a reason for no paper.
     figures_per_subject: tuple[int, int] | None = None
+    # Per subject, at least and at most this many questions showing structural formulae,
+    # reached the same way (and never changing the figure count).
+    structures_per_subject: dict[Subject, tuple[int, int]] = Field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,7 @@ class Blueprint:
     answer_keys_per_letter: tuple[int, int] = (8, 14)
     multi_step_per_subject: int = 0
     figures_per_subject: tuple[int, int] | None = None
+    structures_per_subject: Mapping[Subject, tuple[int, int]] = field(default_factory=dict)
 
 
 def parse_distribution(raw: Mapping[str, float]) -> dict[Difficulty, float]:
@@ -149,9 +153,11 @@ def class_caps(
     }
 
 
-def question_class(format: str, figure: bool) -> str:
-    """The class a question is capped under: `figure` if it shows one, else its format."""
-    return FIGURE_CLASS if figure else format
+def question_class(format: str, figure: bool, structure: bool) -> str:
+    """The class a question is capped under: `figure` if it shows a figure that is not a
+    structural formula (structures are notation, counted by `structures_per_subject`), else its
+    format."""
+    return FIGURE_CLASS if figure and not structure else format
 
 
 def _validated(spec: BlueprintFile, syllabus: Syllabus) -> Blueprint:
@@ -197,16 +203,20 @@ def _validated(spec: BlueprintFile, syllabus: Syllabus) -> Blueprint:
         unit_order=syllabus.unit_order(),
         answer_keys_per_letter=spec.answer_keys_per_letter,
         multi_step_per_subject=min(spec.multi_step_per_subject, n),
-        figures_per_subject=_figure_range(spec.figures_per_subject, n),
+        figures_per_subject=None
+        if spec.figures_per_subject is None
+        else _count_range("figures_per_subject", spec.figures_per_subject, n),
+        structures_per_subject={
+            s: _count_range(f"structures_per_subject[{s.value}]", r, n)
+            for s, r in spec.structures_per_subject.items()
+        },
     )
 
 
-def _figure_range(given: tuple[int, int] | None, n: int) -> tuple[int, int] | None:
-    if given is None:
-        return None
+def _count_range(name: str, given: tuple[int, int], n: int) -> tuple[int, int]:
     lo, hi = given
     if not 0 <= lo <= hi <= n:
-        raise BlueprintError(f"figures_per_subject needs 0 <= min <= max <= {n}, got {given}")
+        raise BlueprintError(f"{name} needs 0 <= min <= max <= {n}, got {given}")
     return lo, hi
 
 

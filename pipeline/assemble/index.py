@@ -24,7 +24,8 @@ _USES_BITS, _DATE_BITS = 4, 12  # priority tiers: papers so far (0–15), last-u
 class PoolIndex:
     """A pool frame as integer codes, rows grouped in (bucket, group) runs, ready for requests.
 
-    A bucket is (subject, unit, difficulty, class); a class is `figure` or the format. A paper
+    A bucket is (subject, unit, difficulty, class); a class is `figure` or the format
+    (blueprint.question_class). A paper
     takes at most one question of each conflict group (`group`: one template or fact relation
     in one format, merged with any other whose stem is the same text) and of each
     near-duplicate group (`enemy`). Building one costs about as much as reading the pool; the
@@ -45,6 +46,7 @@ class PoolIndex:
     enemy: NDArray[np.int64]  # near-duplicate group
     key: NDArray[np.int64]  # stored correct key, 0–3 for A–D
     steps: NDArray[np.int64]  # steps the difficulty rubric counted (core.pool.steps_in_reason)
+    structure: NDArray[np.bool_]  # shows structural formulae (core.pool.shows_structures)
     withdrawn: NDArray[np.bool_]
     times_used: NDArray[np.int64]
     last_used_rank: NDArray[np.int64]  # 0: never used; else 1 for the oldest date upwards
@@ -94,7 +96,7 @@ def index_pool(pool: pl.DataFrame) -> PoolIndex:
     if missing:
         raise ValueError(f"pool frame lacks columns {sorted(missing)}")
     frame = pool.select(POOL_COLUMNS).with_columns(
-        pl.when(pl.col("figure"))
+        pl.when(pl.col("figure") & ~pl.col("structure"))
         .then(pl.lit(FIGURE_CLASS))
         .otherwise(pl.col("format"))
         .alias("class"),
@@ -190,6 +192,7 @@ def index_pool(pool: pl.DataFrame) -> PoolIndex:
             .to_numpy()
         ),
         steps=_int64(frame["steps"].cast(pl.Int64).fill_null(1).to_numpy()),
+        structure=frame["structure"].fill_null(False).to_numpy(),
         withdrawn=frame["withdrawn"].fill_null(False).to_numpy(),
         times_used=times_used,
         last_used_rank=last_used_rank,

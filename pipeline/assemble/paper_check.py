@@ -12,7 +12,7 @@ from fractions import Fraction
 import polars as pl
 
 from core.records import OPTION_KEYS, Difficulty, Paper, Subject
-from pipeline.assemble.blueprint import Blueprint
+from pipeline.assemble.blueprint import Blueprint, question_class
 
 
 def _counts(shares: dict[Difficulty, float], total: int) -> dict[Difficulty, int]:
@@ -108,7 +108,8 @@ def violations(paper: Paper, pool: pl.DataFrame, blueprint: Blueprint) -> list[s
             if not r.min <= by_u[u] <= r.max:
                 out.append(f"{s.value} {u}: {by_u[u]} outside {r.min}–{r.max}")
         by_class = Counter(
-            (Difficulty(q["difficulty"]), "figure" if q["figure"] else q["format"]) for q in block
+            (Difficulty(q["difficulty"]), question_class(q["format"], q["figure"], q["structure"]))
+            for q in block
         )
         for d, caps in blueprint.class_caps.items():
             for cls, share in caps.items():

@@ -248,18 +248,18 @@ def with_at_least(
     key_range: tuple[int, int],
     caps: Mapping[tuple[int, int], int],
     wanted: NDArray[np.bool_],
-    kept: NDArray[np.bool_] | None = None,
+    kept: NDArray[np.int64] | None = None,
 ) -> list[int]:
     """Chosen rows with at least `minimum` `wanted` rows where swaps allow it, else as many as
     they allow.
 
-    A swap gives up an unwanted question for a wanted one (a `kept` one only for another kept
-    one, and an other one only for an other one, so their count never changes) of the same unit
-    and difficulty (every unit and difficulty count holds) whose class stays within its cap
-    (`caps`: (difficulty, class) → at most), whose key keeps every letter within `key_range`,
-    and which clashes with no other chosen question. `spare` are the subject's eligible rows,
-    best first; each swap brings in the best one any helpful swap can bring, for the worst
-    chosen question that makes room for it.
+    A swap gives up an unwanted question for a wanted one (only for one of the same `kept` category,
+    so the count of each category never changes: figure, structure, other) of the same unit and
+    difficulty (every unit and difficulty count holds) whose class stays within its cap (`caps`:
+    (difficulty, class) → at most), whose key keeps every letter within `key_range`, and which
+    clashes with no other chosen question. `spare` are the subject's eligible rows, best first; each
+    swap brings in the best one any helpful swap can bring, for the worst chosen question that makes
+    room for it.
     """
     lo, hi = key_range
     chosen = list(chosen)

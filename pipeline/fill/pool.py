@@ -105,7 +105,8 @@ def figure_deficits(
         for t in templates
         if t.topic_id in live
     )
-    have = never_used_per_unit_cell(pool.filter(pl.col("figure") & ~pl.col("withdrawn")))
+    drawn = pl.col("figure") & ~pl.col("structure")
+    have = never_used_per_unit_cell(pool.filter(drawn & ~pl.col("withdrawn")))
     short = {cell: per_template * n - have.get(cell, 0) for cell, n in wanted.items()}
     return {cell: n for cell, n in sorted(short.items()) if n > 0}
 

@@ -168,6 +168,44 @@ def test_swaps_bring_each_subject_into_its_figure_range(
             assert sum(steps[q] >= 2 for q in block) >= min(10, sum(steps[q] >= 2 for q in before))
 
 
+def test_swaps_bring_chemistry_into_its_structure_range_and_keep_its_figures(
+    syllabus: Syllabus, blueprint: Blueprint
+) -> None:
+    """Structure questions scarce in Chemistry (every ninth, used before) are swapped in up to
+    the blueprint's minimum; plentiful (every other one) swapped out down to its maximum. The
+    figure count and the other subjects are what they were without a structure range."""
+    chem = Subject.CHEMISTRY
+    lo, hi = blueprint.structures_per_subject[chem]
+    assert (lo, hi) == (4, 8) and set(blueprint.structures_per_subject) == {chem}
+    for every, used in ((9, 1), (2, 0)):
+        n = pl.int_range(pl.len())
+        shows = (pl.col("subject") == chem.value) & (n % every == 1)
+        pool = synthetic_pool(syllabus, blueprint, 10).with_columns(
+            structure=shows, figure=shows | (n % 13 == 5)
+        )
+        pool = pool.with_columns(
+            times_used=pl.when(pl.col("structure")).then(used).otherwise(pl.col("times_used"))
+        )
+        plain = daily_paper(pool, DAY, replace(blueprint, structures_per_subject={}))
+        paper = daily_paper(pool, DAY, blueprint)
+        assert violations(paper, pool, blueprint) == []
+        flags = {
+            r["question_id"]: (r["structure"], r["figure"] and not r["structure"])
+            for r in pool.iter_rows(named=True)
+        }
+        for i, s in enumerate(Subject):
+            before = plain.question_ids[45 * i : 45 * (i + 1)]
+            block = paper.question_ids[45 * i : 45 * (i + 1)]
+            structures = sum(flags[q][0] for q in block)
+            figures = sum(flags[q][1] for q in block)
+            assert figures == sum(flags[q][1] for q in before)
+            if s is chem:
+                assert not lo <= sum(flags[q][0] for q in before) <= hi  # work to do
+                assert lo <= structures <= hi
+            else:
+                assert block == before
+
+
 def test_assembly_is_deterministic_for_a_date_and_varies_across_dates(
     syllabus: Syllabus, blueprint: Blueprint
 ) -> None:

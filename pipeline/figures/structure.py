@@ -42,7 +42,8 @@ def molecule(smiles: str) -> Chem.Mol:
 
 
 def _panel_body(smiles: str) -> str:
-    mol = molecule(smiles)
+    # Drawn from the canonical SMILES: one molecule, one drawing, however its SMILES is written.
+    mol = molecule(Chem.MolToSmiles(molecule(smiles)))
     rdDepictor.SetPreferCoordGen(True)
     rdDepictor.Compute2DCoords(mol)
     drawer = rdMolDraw2D.MolDraw2DSVG(PANEL_WIDTH, PANEL_HEIGHT)

@@ -54,6 +54,13 @@ FAMILIES = frozenset(
         "amino-acid",
         "carbohydrate",
         "nucleobase",
+        "sulfonamide",
+        "sulfonyl-chloride",
+        # Reagents and salts NCERT's reactions use (Williamson, Grignard, Kolbe, decarboxylation).
+        "alkoxide",
+        "phenoxide",
+        "carboxylate",
+        "organometallic",
     }
 )
 

@@ -147,6 +147,15 @@ def test_no_compound_is_listed_twice(table: tuple[Molecule, ...]) -> None:
     assert not twice, f"one structure under two entries: {twice}"
 
 
+def test_a_name_names_one_compound(table: tuple[Molecule, ...]) -> None:
+    owner: dict[str, str] = {m.iupac: m.molecule_id for m in table}
+    clash = []
+    for m in table:
+        if m.common and owner.setdefault(m.common, m.molecule_id) != m.molecule_id:
+            clash.append((m.common, owner[m.common], m.molecule_id))
+    assert not clash, f"one name for two entries: {clash}"
+
+
 def test_stereo_names_have_stereo_smiles(table: tuple[Molecule, ...]) -> None:
     flat = [
         (m.iupac, m.smiles)

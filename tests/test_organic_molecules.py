@@ -177,10 +177,13 @@ def test_opsin_reads_every_iupac_name_as_the_smiles(
 
 
 def _same_compound(a: str, b: str) -> bool:
-    """One compound: the same canonical SMILES, or tautomers of one another."""
+    """One compound: the same canonical SMILES, or tautomers of one another with the same stereo
+    (RDKit's tautomer canonicaliser drops stereo unless told to keep it)."""
     if a == b:
         return True
     enumerator = rdMolStandardize.TautomerEnumerator()
+    enumerator.SetRemoveSp3Stereo(False)
+    enumerator.SetRemoveBondStereo(False)
     ma, mb = Chem.MolFromSmiles(a), Chem.MolFromSmiles(b)
     if ma is None or mb is None:
         return False

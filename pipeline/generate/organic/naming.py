@@ -83,6 +83,7 @@ class Compound:
     aromatic: bool
     amine_degree: int  # carbons on the one nitrogen of an amine (4: a quaternary salt), else 0
     alcohol_degree: int  # carbons on the carbinol carbon of a one-OH alcohol, else -1
+    plain: bool  # of carbon, hydrogen, nitrogen and oxygen only (no sulfonamide, no salt)
 
     @property
     def name(self) -> str:
@@ -94,7 +95,7 @@ class Compound:
 
 
 def _family(text: str) -> str:
-    f = text.strip().lower()
+    f = text.strip().lower().replace("-", " ")
     return f[:-1] if f.endswith("s") and not f.endswith("ss") else f
 
 
@@ -144,6 +145,9 @@ def _compound(m: Molecule) -> Compound | None:
         aromatic=any(a.GetIsAromatic() for a in mol.GetAtoms()),
         amine_degree=_amine_degree(mol),
         alcohol_degree=_alcohol_degree(mol),
+        plain=all(
+            a.GetSymbol() in ("C", "N", "O") and not a.GetFormalCharge() for a in mol.GetAtoms()
+        ),
     )
 
 
@@ -334,7 +338,7 @@ def _class_of(c: Compound) -> str | None:
     cls = FAMILY_CLASS.get(c.family)
     if cls is None or not c.one_unit or c.heteroatoms == 0:
         return None
-    if c.groups & {"alkene", "alkyne", "halo", "nitro"}:
+    if c.groups & {"alkene", "alkyne", "halo", "nitro"} or not c.plain:
         return None
     return cls
 

@@ -40,12 +40,12 @@ CLASS_RULES: tuple[tuple[str, str], ...] = (
     ("ketone", "[#6][CX3](=O)[#6]"),
     ("phenol", "[OX2H1]c"),
     ("alcohol", "[OX2H1][CX4]"),
-    ("amine", "[$([NX3;!$(N-[#6]=[O,N,S]);!$(N-[O,N])]),$([NX4+])]"),
+    ("amine", "[$([NX3;!$(N-[#6]=[O,N,S]);!$(N-[O,N,S])]),$([NX4+])]"),
     ("ether", "[OD2]([#6;!$([#6]=O)])[#6;!$([#6]=O)]"),
 )
 DEGREE_RULES: tuple[tuple[str, str], ...] = (
-    ("primary amine", "[NX3;H2;!$(N-[#6]=[O,N,S])][#6]"),
-    ("secondary amine", "[NX3;H1;!$(N-[#6]=[O,N,S])]([#6])[#6]"),
+    ("primary amine", "[NX3;H2;!$(N-[#6]=[O,N,S]);!$(N-[O,N,S])][#6]"),
+    ("secondary amine", "[NX3;H1;!$(N-[#6]=[O,N,S]);!$(N-[O,N,S])]([#6])[#6]"),
     ("tertiary amine", "[NX3;H0;!$(N-[#6]=[O,N,S]);!$(N-[O,N])]([#6])([#6])[#6]"),
     ("quaternary ammonium salt", "[NX4+]([#6])([#6])([#6])[#6]"),
     ("primary alcohol", "[OX2H1][CX4;D2]"),

@@ -30,6 +30,8 @@ KIND = "bonds"
 LETTERS = ("P", "Q", "R", "S")
 VARIANTS = 1
 HALOGENS = ("F", "Cl", "Br", "I")
+# Biomolecules' ring forms and bases: not what a question on carbon's bonds shows a student.
+OUT_OF_SCOPE = frozenset({"carbohydrate", "nucleobase", "nucleoside", "nucleotide"})
 ONE_ALT = "The structural formula of one organic compound."
 FOUR_ALT = "Four structural formulae of organic compounds, each with its letter printed beneath."
 SIGMA_PI_STEM = "The number of σ and π bonds in the compound shown are"
@@ -86,7 +88,7 @@ def dbe_of(elements: dict[str, int]) -> float:
 
 def _counted(m: Molecule) -> Counted | None:
     mol = Chem.MolFromSmiles(m.smiles)
-    if mol is None or "." in m.smiles:
+    if mol is None or "." in m.smiles or m.family.lower() in OUT_OF_SCOPE:
         return None
     formula = rdMolDescriptors.CalcMolFormula(mol)
     if any(ch in formula for ch in "+-"):
@@ -263,10 +265,10 @@ def _hybrid(
             _triple(a, b + s, 0) if s else "",  # a triple-bond carbon taken for sp²
             _triple(a + x, b - x, s) if x and b >= x else "",  # C=O carbons taken for sp³
             _triple(b, a, s) if a != b else "",  # sp³ and sp² swapped
-            _triple(a, s, b) if s != b else "",  # sp² and sp swapped
             _triple(a - 1, b + 1, s) if a else "",
             _triple(a + 1, b - 1, s) if b else "",
             _triple(a, b - 1, s + 1) if b else "",
+            _triple(a, s, b) if s and s != b else "",  # sp² and sp swapped
         ]
         made = _options(rng, _triple(a, b, s), [m for m in mistakes if m])
         if made is None:

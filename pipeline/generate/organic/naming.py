@@ -46,6 +46,18 @@ FAMILY_CLASS = {
     "amine": "amine",
     "nitrile": "nitrile",
 }
+# Families whose naming NCERT teaches in their own chapter: their isomer-naming questions are
+# filed under that chapter's topic (every other family under che-iupac-nomenclature).
+FAMILY_TOPIC = {
+    "alkane": "che-alkanes",
+    "alkene": "che-alkenes",
+    "alkyne": "che-alkynes",
+    "haloarene": "che-haloarenes",
+    "aldehyde": "che-carbonyl-group",
+    "ketone": "che-carbonyl-group",
+    "carboxylic acid": "che-carboxylic-acids",
+    "ether": "che-ethers",
+}
 CLASS_ARTICLE = {c: ("an " if c[0] in "aeiou" else "a ") + c for c in FAMILY_CLASS.values()}
 AMINE_CLASSES = ("primary amine", "secondary amine", "tertiary amine", "quaternary ammonium salt")
 ALCOHOL_CLASSES = ("primary alcohol", "secondary alcohol", "tertiary alcohol", "phenol")
@@ -453,6 +465,10 @@ def _class_pick(
     return draw
 
 
+def _of_family(family: str) -> Callable[[Compound], bool]:
+    return lambda c: c.family == family
+
+
 def _tid(name: str) -> str:
     return f"organic.{KIND}.{name}"
 
@@ -471,13 +487,18 @@ def naming_templates(data_dir: Path) -> tuple[OrganicTemplate, ...]:
             _tid("name-of-structure-isomers"),
             "che-iupac-nomenclature",
             Demand(near_miss=True),
-            _structure_to_name(data_dir, "medium", _medium_name, lambda c: c.family != "alkane"),
+            _structure_to_name(
+                data_dir, "medium", _medium_name, lambda c: c.family not in FAMILY_TOPIC
+            ),
         ),
-        OrganicTemplate(
-            _tid("name-of-alkane-isomers"),
-            "che-alkanes",
-            Demand(near_miss=True),
-            _structure_to_name(data_dir, "medium", _medium_name, lambda c: c.family == "alkane"),
+        *(
+            OrganicTemplate(
+                _tid(f"name-of-{family.replace(' ', '-')}-isomers"),
+                topic,
+                Demand(near_miss=True),
+                _structure_to_name(data_dir, "medium", _medium_name, _of_family(family)),
+            )
+            for family, topic in FAMILY_TOPIC.items()
         ),
         OrganicTemplate(
             _tid("name-of-polyfunctional"),

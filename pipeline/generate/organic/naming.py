@@ -12,6 +12,7 @@ substructure rules.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -23,6 +24,7 @@ from rdkit.Chem import rdMolDescriptors
 from core.figures import StructurePanel, StructureSpec
 from core.records import QuestionFormat
 from kb.organic import Molecule, molecules
+from kb.retrieval import content_tokens
 from pipeline.difficulty import Demand
 from pipeline.generate.organic.template import OrganicQuestion, OrganicTemplate
 
@@ -95,6 +97,7 @@ class Compound:
     aromatic: bool
     amine_degree: int  # carbons on the one nitrogen of an amine (4: a quaternary salt), else 0
     alcohol_degree: int  # carbons on the carbinol carbon of a one-OH alcohol, else -1
+    canonical: str  # RDKit's canonical SMILES: one structure, however the table writes it
     plain: bool  # of carbon, hydrogen, nitrogen and oxygen only (no sulfonamide, no salt)
 
     @property
@@ -157,6 +160,7 @@ def _compound(m: Molecule) -> Compound | None:
         aromatic=any(a.GetIsAromatic() for a in mol.GetAtoms()),
         amine_degree=_amine_degree(mol),
         alcohol_degree=_alcohol_degree(mol),
+        canonical=Chem.MolToSmiles(mol),
         plain=all(
             a.GetSymbol() in ("C", "N", "O") and not a.GetFormalCharge() for a in mol.GetAtoms()
         ),
@@ -228,7 +232,7 @@ def _easy_name(table: tuple[Compound, ...], c: Compound, rng: random.Random) -> 
 
 
 def _isomer_names(table: tuple[Compound, ...], c: Compound) -> tuple[list[str], list[str]]:
-    isomers = [o for o in table if o.formula == c.formula and o.name != c.name]
+    isomers = [o for o in table if o.formula == c.formula and o.canonical != c.canonical]
     same = [o.name for o in isomers if o.family == c.family]
     other = [o.name for o in isomers if o.family != c.family]
     return same, other
@@ -249,7 +253,11 @@ def _hard_name(table: tuple[Compound, ...], c: Compound, rng: random.Random) -> 
     same, other = _isomer_names(table, c)
     if len(same) + len(other) < 2:
         return []
-    parent = [o.name for o in table if o.family == c.family and o.carbons == c.carbons]
+    parent = [
+        o.name
+        for o in table
+        if o.family == c.family and o.carbons == c.carbons and o.canonical != c.canonical
+    ]
     return _pick(rng, c.name, [same, other, parent])
 
 
@@ -305,32 +313,51 @@ def _structure_to_name(
 # -- name to structure ------------------------------------------------------------------------
 
 
-def _name_to_structure(data_dir: Path) -> Callable[[int], OrganicQuestion | None]:
+# NCERT's common names of the "alkyl + class word" kind (isobutyl alcohol, ethyl methyl ketone)
+# and the o-/m-/p- names of disubstituted benzenes (p-cresol): the common names a question may
+# give in place of the IUPAC one (not anilide names such as p-acetotoluidide).
+COMMON_NAME = re.compile(
+    r"^(?:[a-z-]+ )+(?:alcohol|chloride|bromide|iodide|fluoride|ether|ketone|amine|cyanide)$"
+    r"|^[omp]-[a-z]+(?<!ide)$"
+)
+
+
+def _name_to_structure(data_dir: Path, common: bool) -> Callable[[int], OrganicQuestion | None]:
     def draw(seed: int) -> OrganicQuestion | None:
         table = compounds(data_dir)
-        if not table or seed // len(table) >= VARIANTS:
+        pool = [c for c in table if COMMON_NAME.match(c.molecule.common)] if common else table
+        if not pool or seed // len(pool) >= VARIANTS:
             return None
-        c = table[seed % len(table)]
-        rng = random.Random(f"{KIND}.to-structure.{seed}")
-        isomers = sorted({o.smiles for o in table if o.formula == c.formula and o.name != c.name})
-        if len(isomers) < 3:
+        c = pool[seed % len(pool)]
+        name = c.molecule.common if common else c.name
+        rng = random.Random(f"{KIND}.to-structure.{common}.{seed}")
+        isomers = {o.canonical: o.smiles for o in table if o.formula == c.formula}
+        isomers.pop(c.canonical, None)
+        others = sorted(isomers.values())
+        if len(others) < 3:
             return None
-        rng.shuffle(isomers)
-        panels = [c.smiles, *isomers[:3]]
+        rng.shuffle(others)
+        panels = [c.smiles, *others[:3]]
         rng.shuffle(panels)
         at = panels.index(c.smiles)
+        stem = f"Which of the structures shown is {name}?"
+        if LETTERS[at].lower() in content_tokens(stem):  # "p-cresol" keyed P: a false hint
+            nxt = (at + 1) % 4
+            panels[at], panels[nxt] = panels[nxt], panels[at]
+            at = nxt
         spec = StructureSpec(
             panels=tuple(
                 StructurePanel(smiles=s, label=lab) for s, lab in zip(panels, LETTERS, strict=True)
             )
         )
+        also = f" (IUPAC name {c.name})" if common else ""
         return OrganicQuestion(
             format=QuestionFormat.SINGLE_CORRECT,
-            stem=f"Which of the structures shown is {c.name}?",
+            stem=stem,
             options=LETTERS,
             correct=LETTERS[at],
             explanation=(
-                f"Structure {LETTERS[at]} is {c.name}: its name fixes the parent chain, the "
+                f"Structure {LETTERS[at]} is {name}{also}: the name fixes the carbon chain, the "
                 "principal group and the positions; the others are isomers "
                 f"({subscripted(c.formula)}) with other chains or positions."
             ),
@@ -431,8 +458,10 @@ def _class_pick(
         cls = classify(c)
         rng = random.Random(f"{KIND}.pick-{what}.{seed}")
         others = [o for o in table if classify(o) != cls]
-        isomers = sorted({o.smiles for o in others if o.formula == c.formula})
-        near = sorted({o.smiles for o in others if abs(o.carbons - c.carbons) <= 1} - set(isomers))
+        same = {o.canonical: o.smiles for o in others if o.formula == c.formula}
+        close = {o.canonical: o.smiles for o in others if abs(o.carbons - c.carbons) <= 1}
+        isomers = sorted(same.values())
+        near = sorted(v for k, v in close.items() if k not in same)
         rng.shuffle(isomers)
         rng.shuffle(near)
         chosen = (isomers + near)[:3]
@@ -510,7 +539,13 @@ def naming_templates(data_dir: Path) -> tuple[OrganicTemplate, ...]:
             _tid("structure-of-name"),
             "che-iupac-nomenclature",
             Demand(reversed=True, near_miss=True),
-            _name_to_structure(data_dir),
+            _name_to_structure(data_dir, common=False),
+        ),
+        OrganicTemplate(
+            _tid("structure-of-common-name"),
+            "che-iupac-nomenclature",
+            Demand(reversed=True, near_miss=True),
+            _name_to_structure(data_dir, common=True),
         ),
         OrganicTemplate(
             _tid("functional-class"),

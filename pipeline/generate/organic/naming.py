@@ -268,6 +268,10 @@ NAME_EXPLAIN = {
     "medium": "The structure is {name} ({formula}): the longest chain carrying the principal "
     "group is numbered to give it (then the substituents) the lowest locants. The other "
     "options name isomers of {formula} with other chains or positions.",
+    "medium-ring": "The structure is {name} ({formula}): the benzene ring is numbered from the "
+    "principal group (or to give the substituents the lowest locants, alphabetical order "
+    "breaking a tie). The other options name isomers of {formula} with other positions or "
+    "groups.",
     "hard": "The principal group ({family}) takes the suffix and the lowest locant, the other "
     "groups are prefixes in alphabetical order: the structure is {name} ({formula}). The "
     "other options name isomers or compounds with other positions.",
@@ -291,7 +295,8 @@ def _structure_to_name(
         if len(distractors) != 3:
             return None
         options, correct = _options(rng, c.name, distractors)
-        explanation = NAME_EXPLAIN[level].format(
+        ring = "-ring" if level == "medium" and c.aromatic else ""
+        explanation = NAME_EXPLAIN[level + ring].format(
             name=c.name, formula=subscripted(c.formula), family=c.family
         )
         return OrganicQuestion(

@@ -22,7 +22,7 @@ from rdkit import Chem
 from core.records import SolverAnswer, SolverView
 from core.settings import REPO_ROOT
 from kb.organic import molecules
-from pipeline.verify.organic.opsin import smiles_of_names
+from pipeline.verify.organic.opsin import OpsinUnavailableError, smiles_of_names
 from pipeline.verify.organic.read import structures_shown
 
 ORGANIC_SOLVER = "offline-organic-v1"
@@ -97,6 +97,13 @@ def classes_of(smiles: str) -> frozenset[str]:
 
 
 def naming_answer(view: SolverView) -> SolverAnswer:
+    try:
+        return _naming_answer(view)
+    except OpsinUnavailableError as e:
+        return _answer(None, 0.0, str(e))
+
+
+def _naming_answer(view: SolverView) -> SolverAnswer:
     spec = structures_shown(view)
     if spec is None:
         return _answer(None, 0.0, "no structure shown")

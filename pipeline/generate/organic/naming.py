@@ -72,7 +72,7 @@ GROUP_PATTERNS = {
     "ester": "[CX3](=O)[OX2][#6]",
     "amide": "[CX3](=O)[NX3]",
     "nitrile": "C#N",
-    "aldehyde": "[CX3H1](=O)",
+    "aldehyde": "[CX3;H1,H2;!$(C-[O,N])]=O",
     "ketone": "[#6][CX3](=O)[#6]",
     "hydroxy": "[OX2H1][#6;!$(C=O)]",
     "amino": "[NX3;!$(N-C=O);!$(N-[N+,O])]",

@@ -225,7 +225,11 @@ FOUR_ALT = "Four structural formulae of organic compounds, each with its letter 
 def _easy_name(table: tuple[Compound, ...], c: Compound, rng: random.Random) -> list[str]:
     if c.carbons > 6 or not c.one_unit or len(c.groups) > 1:
         return []
-    others = [o for o in table if o.family != c.family and o.formula != c.formula]
+    others = [
+        o
+        for o in table
+        if o.family != c.family and o.formula != c.formula and o.one_unit and len(o.groups) <= 1
+    ]
     near = [o.name for o in others if o.carbons == c.carbons]
     close = [o.name for o in others if abs(o.carbons - c.carbons) == 1]
     return _pick(rng, c.name, [near, close])

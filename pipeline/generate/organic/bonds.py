@@ -185,11 +185,16 @@ def _single(smiles: str) -> StructureSpec:
 
 
 def _pool_draw(
-    data_dir: Path, keep: Callable[[Counted], bool], seed: int, by_formula: bool = False
+    data_dir: Path,
+    keep: Callable[[Counted], bool],
+    seed: int,
+    by_formula: bool = False,
+    rings: int = 1,
 ) -> tuple[Counted, random.Random] | None:
     pool = [c for c in counted(data_dir) if keep(c)]
-    if by_formula:  # one compound per formula (and ring count): the question shows no structure
-        pool = list({(c.formula, c.rings): c for c in reversed(pool)}.values())[::-1]
+    # One compound per formula (and ring count, unless rings=0): the question shows no structure.
+    if by_formula:
+        pool = list({(c.formula, c.rings * rings): c for c in reversed(pool)}.values())[::-1]
     if not pool or seed // len(pool) >= VARIANTS:
         return None
     return pool[seed % len(pool)], random.Random(f"{KIND}.{seed}.{len(pool)}")
@@ -374,7 +379,7 @@ def _dbe_structure(data_dir: Path) -> Callable[[int], OrganicQuestion | None]:
 
 def _dbe_formula(data_dir: Path) -> Callable[[int], OrganicQuestion | None]:
     def draw(seed: int) -> OrganicQuestion | None:
-        drawn = _pool_draw(data_dir, lambda c: c.dbe >= 1, seed, by_formula=True)
+        drawn = _pool_draw(data_dir, lambda c: c.dbe >= 1, seed, by_formula=True, rings=0)
         if drawn is None:
             return None
         c, rng = drawn

@@ -426,9 +426,12 @@ def _class_shown(
         assert cls is not None
         rng = random.Random(f"{KIND}.class-{what}.{seed}")
         if what == "functional":
-            distractors = [x for x in labels if x != cls]
-            rng.shuffle(distractors)
-            distractors = distractors[:3]
+            rest = [x for x in labels if x != cls]
+            rng.shuffle(rest)
+            distractors = rest[:3]
+            if _stands_out(cls, distractors):  # "carboxylic acid" among "amine", "ester", …
+                longest = max(rest, key=len)
+                distractors = [longest, *[x for x in distractors if x != longest][:2]]
             key = cls
         else:
             distractors = [x for x in labels if x != cls]

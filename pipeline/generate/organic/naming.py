@@ -29,6 +29,7 @@ from pipeline.difficulty import Demand
 from pipeline.generate.organic.template import OrganicQuestion, OrganicTemplate
 
 KIND = "naming"
+ORGANIC = frozenset({"C", "H", "N", "O", "S", "F", "Cl", "Br", "I"})
 LETTERS = ("P", "Q", "R", "S")
 NAME_STEM = "The IUPAC name of the compound shown is"
 # Variants (other distractor sets, other shuffles) drawn per compound before a template stops.
@@ -145,6 +146,8 @@ def _compound(m: Molecule) -> Compound | None:
     mol = Chem.MolFromSmiles(m.smiles)
     if mol is None or "." in m.smiles or any(ch in m.smiles for ch in "@/\\"):
         return None  # stereo and salts: a drawing and a name would have to agree on more
+    if Chem.GetFormalCharge(mol) or any(a.GetSymbol() not in ORGANIC for a in mol.GetAtoms()):
+        return None  # ions (a carboxylate, a diazonium salt) and organometallics
     hetero = [a.GetIdx() for a in mol.GetAtoms() if a.GetSymbol() not in ("C", "H")]
     distances = Chem.GetDistanceMatrix(mol)
     one_unit = all(distances[i][j] <= 2 for i in hetero for j in hetero)

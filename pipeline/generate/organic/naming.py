@@ -297,10 +297,15 @@ def _structure_to_name(
         if not pool or seed // len(pool) >= VARIANTS:
             return None
         c = pool[seed % len(pool)]
+        variant = seed // len(pool)
+
+        def distractors_of(v: int) -> list[str]:
+            return distract(table, c, random.Random(f"{KIND}.{level}.{c.canonical}.{v}"))
+
+        distractors = distractors_of(variant)
+        if len(distractors) != 3 or (variant and set(distractors) == set(distractors_of(0))):
+            return None  # no question, or the first variant's options in another order
         rng = random.Random(f"{KIND}.{level}.{seed}")
-        distractors = distract(table, c, rng)
-        if len(distractors) != 3:
-            return None
         options, correct = _options(rng, c.name, distractors)
         ring = "-ring" if level == "medium" and c.aromatic else ""
         explanation = NAME_EXPLAIN[level + ring].format(
@@ -334,22 +339,34 @@ COMMON_NAME = re.compile(
 )
 
 
-def _name_to_structure(data_dir: Path, common: bool) -> Callable[[int], OrganicQuestion | None]:
+def _name_to_structure(
+    data_dir: Path, common: bool, keep: Callable[[Compound], bool]
+) -> Callable[[int], OrganicQuestion | None]:
     def draw(seed: int) -> OrganicQuestion | None:
         table = compounds(data_dir)
-        pool = [c for c in table if COMMON_NAME.match(c.molecule.common)] if common else table
+        pool = [
+            c for c in table if keep(c) and (not common or COMMON_NAME.match(c.molecule.common))
+        ]
         if not pool or seed // len(pool) >= VARIANTS:
             return None
         c = pool[seed % len(pool)]
         name = c.molecule.common if common else c.name
-        rng = random.Random(f"{KIND}.to-structure.{common}.{seed}")
         isomers = {o.canonical: o.smiles for o in table if o.formula == c.formula}
         isomers.pop(c.canonical, None)
-        others = sorted(isomers.values())
-        if len(others) < 3:
+        if len(isomers) < 3:
             return None
-        rng.shuffle(others)
-        panels = [c.smiles, *others[:3]]
+        variant = seed // len(pool)
+
+        def others_of(v: int) -> list[str]:
+            others = sorted(isomers.values())
+            random.Random(f"{KIND}.to-structure.{c.canonical}.{v}").shuffle(others)
+            return others[:3]
+
+        others = others_of(variant)
+        if variant and set(others) == set(others_of(0)):
+            return None
+        rng = random.Random(f"{KIND}.to-structure.{common}.{seed}")
+        panels = [c.smiles, *others]
         rng.shuffle(panels)
         at = panels.index(c.smiles)
         stem = f"Which of the structures shown is {name}?"
@@ -471,17 +488,25 @@ def _class_pick(
             return None
         c = table[seed % len(table)]
         cls = classify(c)
-        rng = random.Random(f"{KIND}.pick-{what}.{seed}")
         others = [o for o in table if classify(o) != cls]
         same = {o.canonical: o.smiles for o in others if o.formula == c.formula}
         close = {o.canonical: o.smiles for o in others if abs(o.carbons - c.carbons) <= 1}
-        isomers = sorted(same.values())
-        near = sorted(v for k, v in close.items() if k not in same)
-        rng.shuffle(isomers)
-        rng.shuffle(near)
-        chosen = (isomers + near)[:3]
-        if len(chosen) < 3 or (not isomers and what == "functional"):
+        if not same and what == "functional":
             return None
+        variant = seed // len(table)
+
+        def chosen_of(v: int) -> list[str]:
+            pick = random.Random(f"{KIND}.pick-{what}.{c.canonical}.{v}")
+            isomers = sorted(same.values())
+            near = sorted(smi for k, smi in close.items() if k not in same)
+            pick.shuffle(isomers)
+            pick.shuffle(near)
+            return (isomers + near)[:3]
+
+        chosen = chosen_of(variant)
+        if len(chosen) < 3 or (variant and set(chosen) == set(chosen_of(0))):
+            return None
+        rng = random.Random(f"{KIND}.pick-{what}.{seed}")
         panels = [c.smiles, *chosen]
         rng.shuffle(panels)
         at = panels.index(c.smiles)
@@ -554,13 +579,22 @@ def naming_templates(data_dir: Path) -> tuple[OrganicTemplate, ...]:
             _tid("structure-of-name"),
             "che-iupac-nomenclature",
             Demand(reversed=True, near_miss=True),
-            _name_to_structure(data_dir, common=False),
+            _name_to_structure(data_dir, False, lambda c: c.family not in FAMILY_TOPIC),
+        ),
+        *(
+            OrganicTemplate(
+                _tid(f"structure-of-{family.replace(' ', '-')}-name"),
+                topic,
+                Demand(reversed=True, near_miss=True),
+                _name_to_structure(data_dir, False, _of_family(family)),
+            )
+            for family, topic in FAMILY_TOPIC.items()
         ),
         OrganicTemplate(
             _tid("structure-of-common-name"),
             "che-iupac-nomenclature",
             Demand(reversed=True, near_miss=True),
-            _name_to_structure(data_dir, common=True),
+            _name_to_structure(data_dir, True, lambda c: True),
         ),
         OrganicTemplate(
             _tid("functional-class"),

@@ -42,6 +42,13 @@ def warehouse_counts(home: Path) -> dict[str, int]:
         return wh.counts()
 
 
+def structure_questions(home: Path) -> set[str]:
+    """The stored questions that show structural formulae (counted apart from figures)."""
+    with open_warehouse(Settings(home=home).warehouse_path) as wh:
+        pool = wh.pool()
+    return set(pool.filter(pool["structure"])["question_id"].to_list())
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     from prefect.settings import PREFECT_FLOWS_HEARTBEAT_FREQUENCY, temporary_settings
@@ -72,6 +79,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         "after_first": after_first,
         "after_second": after_second,
         "artifacts": artifacts,
+        "structures": structure_questions(home),
     }
 
 
@@ -141,7 +149,9 @@ def test_second_run_gives_the_same_paper_and_adds_no_rows(built: dict[str, Any])
     assert not built["second"].export.paper_written
 
 
-def test_the_daily_paper_is_served_with_every_spec_field(worker: str) -> None:
+def test_the_daily_paper_is_served_with_every_spec_field(
+    worker: str, built: dict[str, Any]
+) -> None:
     status, headers, paper = get(worker + "/api/v1/exams/daily")
     assert status == 200
     assert headers["content-type"] == "application/json"
@@ -155,7 +165,9 @@ def test_the_daily_paper_is_served_with_every_spec_field(worker: str) -> None:
     assert len(set(ids)) == 180
     assert Counter(q["subject"] for q in paper["questions"]) == {s: 45 for s in SUBJECTS}
     figured = [q for q in paper["questions"] if "figures" in q]
-    assert 8 <= len(figured) <= 12  # the blueprint's 2 to 3 a subject
+    drawn = [q for q in figured if q["id"] in built["structures"]]
+    assert 8 <= len(figured) - len(drawn) <= 12  # the blueprint's 2 to 3 a subject
+    assert {q["subject"] for q in drawn} <= {"Chemistry"} and len(drawn) <= 8
     for q in paper["questions"]:
         # Every field of the spec, plus `figures` on a question with a figure (DESIGN).
         assert set(q) - {"figures"} == DAILY_FIELDS

@@ -122,8 +122,8 @@ def figure_drafts(template: FigureTemplate, syllabus: Syllabus, start: int = 0) 
 
 def seeded_drafts(draft_at: Callable[[int], Draft | None], start: int = 0) -> Iterator[Draft]:
     """A seeded template's drafts for seeds start, start+1, …: a seed that makes no question, or
-    repeats one already made (same stem, figures and key), is skipped, and EXHAUSTED_AFTER such
-    seeds in a row end the stream."""
+    repeats one already made (same stem, figures, options and key), is skipped, and
+    EXHAUSTED_AFTER such seeds in a row end the stream."""
     seen: set[str] = set()
     seed, misses = start, 0
     while misses < EXHAUSTED_AFTER:
@@ -133,7 +133,9 @@ def seeded_drafts(draft_at: Callable[[int], Draft | None], start: int = 0) -> It
             misses += 1
             continue
         c = draft.content
-        face = c.stem_markdown + "".join(f.figure_id for f in c.figures) + c.correct_key
+        face = "\n".join(
+            [c.stem_markdown, *(f.figure_id for f in c.figures), *(o.text for o in c.options)]
+        )
         if face in seen:
             misses += 1
             continue

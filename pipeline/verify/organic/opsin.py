@@ -8,9 +8,11 @@ so names are read in batches and every answer is kept for the life of the proces
 from __future__ import annotations
 
 import shutil
+import tempfile
 import threading
 import warnings
 from collections.abc import Iterable
+from pathlib import Path
 
 from rdkit import Chem
 
@@ -42,11 +44,22 @@ def smiles_of_names(names: Iterable[str]) -> dict[str, str | None]:
                 raise OpsinUnavailableError(
                     "OPSIN needs a Java runtime (Debian: apt-get install default-jre-headless)"
                 )
-            from py2opsin import py2opsin
-
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # an unparsable name is an answer, not a fault
-                read = py2opsin(unread) if len(unread) > 1 else [py2opsin(unread[0])]
-            for name, smiles in zip(unread, read, strict=True):
-                _READ[name] = canonical(smiles) if isinstance(smiles, str) else None
+            for name, smiles in zip(unread, _opsin(unread), strict=True):
+                _READ[name] = canonical(smiles) if smiles else None
         return {n: _READ[n] for n in wanted}
+
+
+def _opsin(names: list[str]) -> list[str]:
+    """OPSIN's SMILES for each name ("" where it cannot parse one), in one Java run.
+
+    py2opsin writes its input to a file named in the working directory by default; each call
+    gets its own directory, so parallel processes never share (or delete) each other's file."""
+    from py2opsin import py2opsin
+
+    lines = [" ".join(n.split()) for n in names]  # one name a line, whatever it contains
+    with tempfile.TemporaryDirectory(prefix="qforge-opsin-") as tmp, warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # an unparsable name is an answer, not a fault
+        read = py2opsin(lines, tmp_fpath=str(Path(tmp) / "names.txt"))
+    if not isinstance(read, list) or len(read) != len(lines):  # False: OPSIN itself failed
+        raise OpsinUnavailableError(f"OPSIN gave no answer for {len(lines)} names")
+    return [str(r) for r in read]

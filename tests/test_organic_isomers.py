@@ -1,0 +1,115 @@
+"""Isomer questions: every template's drafts are answered by the isomer solver (its own RDKit
+enumeration and rules, never the authored counts), a moved key is refused, the drafts are rated
+as their template, and the enumerator agrees with well-known counts."""
+
+from __future__ import annotations
+
+import json
+from itertools import islice
+
+import pytest
+from rdkit import Chem
+from rdkit.Chem import rdCIPLabeler
+
+from core.figures import StructureSpec
+from core.settings import REPO_ROOT
+from kb.syllabus import Syllabus
+from pipeline.figures.render import svg_of
+from pipeline.generate.organic.isomers import isomers_templates
+from pipeline.generate.organic.template import OrganicTemplate, organic_drafts
+from pipeline.verify.gate import hygiene_problem, solver_view
+from pipeline.verify.organic.isomers import (
+    FAMILIES,
+    count_stem,
+    family_count,
+    isomers_answer,
+    parse_count_stem,
+)
+from pipeline.verify.organic.opsin import canonical, java_available, smiles_of_names
+from tests.test_figures import key_moved
+
+DATA_DIR = REPO_ROOT / "data"
+SEEDS = 200
+TEMPLATES = isomers_templates(DATA_DIR)
+IDS = [t.template_id for t in TEMPLATES]
+
+
+@pytest.mark.parametrize(
+    ("formula", "family", "count"),
+    [
+        ("C6H14", "any", 5),
+        ("C7H16", "any", 9),
+        ("C4H10O", "alcohol-ether", 7),
+        ("C5H12O", "alcohol", 8),
+        ("C4H11N", "amine", 8),
+        ("C5H11Cl", "haloalkane", 8),
+        ("C5H10O", "carbonyl", 7),
+        ("C8H10", "aromatic", 4),
+        ("C7H8O", "aromatic", 5),
+        ("C5H10", "alkene", 5),
+        ("C4H8O2", "acid-ester", 6),
+    ],
+)
+def test_the_enumerator_agrees_with_well_known_counts(
+    formula: str, family: str, count: int
+) -> None:
+    assert family_count(formula, family) == count
+
+
+def test_every_family_phrase_reads_back() -> None:
+    assert len({f.phrase for f in FAMILIES}) == len(FAMILIES)
+    for f in FAMILIES:
+        assert parse_count_stem(count_stem(f, "C4H10O")) == (f, "C4H10O")
+
+
+def test_templates_have_unique_ids_and_cover_three_difficulties() -> None:
+    assert len(set(IDS)) == len(IDS)
+    assert all(t.startswith("organic.isomers.") for t in IDS)
+    assert {t.difficulty for t in TEMPLATES if t.topic_id == "che-isomerism"} == {
+        t.difficulty for t in TEMPLATES
+    }
+
+
+@pytest.mark.parametrize("template", TEMPLATES, ids=IDS)
+def test_every_draft_is_sound_and_solved(template: OrganicTemplate, syllabus: Syllabus) -> None:
+    drafts = list(islice(organic_drafts(template, syllabus), SEEDS))
+    assert drafts, template.template_id
+    rendered: set[str] = set()
+    for draft in drafts:
+        c = draft.content
+        assert c.difficulty == template.difficulty
+        assert hygiene_problem(draft) is None, (c.stem_markdown, c.options)
+        answer = isomers_answer(solver_view(draft))
+        assert answer.choice == c.correct_key, (c.stem_markdown, c.options, answer.note)
+        moved = isomers_answer(solver_view(key_moved(draft)))
+        assert moved.choice != c.correct_key, (c.stem_markdown, moved.note)
+        for figure in c.figures:
+            assert isinstance(figure.spec, StructureSpec)
+            smiles = "|".join(p.smiles for p in figure.spec.panels)
+            if smiles not in rendered:  # drawing is slow: each distinct figure once
+                rendered.add(smiles)
+                assert svg_of(figure.spec).startswith("<svg")
+
+
+def test_configured_structures_carry_the_configurations_their_names_say() -> None:
+    shown = json.loads((DATA_DIR / "kb/organic/isomer_counts.json").read_text())["shown"]
+    for entry in shown["configured_chiral"] + shown["configured_meso"]:
+        mol = Chem.MolFromSmiles(entry["smiles"])
+        rdCIPLabeler.AssignCIPLabels(mol)
+        labels = sorted(a.GetProp("_CIPCode") for a in mol.GetAtoms() if a.HasProp("_CIPCode"))
+        meso = entry in shown["configured_meso"]
+        assert labels == (["R", "S"] if meso else ["R", "R"]), entry
+
+
+@pytest.mark.skipif(not java_available(), reason="OPSIN needs Java")
+def test_every_authored_name_is_its_structure() -> None:
+    """OPSIN reads each name printed in an explanation to the structure drawn (configurations
+    and cis/trans included where the drawing shows them)."""
+    table = json.loads((DATA_DIR / "kb/organic/isomer_counts.json").read_text())
+    items = [(e["name"], e["smiles"]) for e in table["stereo"]]
+    items += [(m["name"], m["smiles"]) for pool in table["shown"].values() for m in pool]
+    for p in table["pairs"]:
+        items += [(p["names"][0], p["first"]), (p["names"][1], p["second"])]
+    read = smiles_of_names(name for name, _ in items)
+    for name, smiles in items:
+        assert read[name] == canonical(smiles), (name, read[name], smiles)

@@ -108,8 +108,12 @@ def test_every_authored_name_is_its_structure() -> None:
     table = json.loads((DATA_DIR / "kb/organic/isomer_counts.json").read_text())
     items = [(e["name"], e["smiles"]) for e in table["stereo"]]
     items += [(m["name"], m["smiles"]) for pool in table["shown"].values() for m in pool]
+
     for p in table["pairs"]:
         items += [(p["names"][0], p["first"]), (p["names"][1], p["second"])]
+    items += [(e["name"], e["smiles"]) for e in table["monochloro"]]
+    single = table["single_monochloride"]
+    items += [(m["name"], m["smiles"]) for m in single["yes"] + single["no"]]
     read = smiles_of_names(name for name, _ in items)
     for name, smiles in items:
         assert read[name] == canonical(smiles), (name, read[name], smiles)

@@ -24,7 +24,10 @@ from pipeline.verify.organic.isomers import (
     CHIRAL_STEM,
     FAMILY_BY_KEY,
     GEOMETRICAL_STEM,
+    MONO_STEM,
+    MONO_STEREO_STEM,
     PANEL_LABELS,
+    SINGLE_STEM,
     STEREO_STEM,
     TYPE_OPTIONS,
     TYPE_STEM,
@@ -39,7 +42,11 @@ DEMANDS = {
     "medium": Demand(steps=2),
     "hard": Demand(steps=3),
 }
-TOPIC_SHORT = {"che-isomerism": "isomerism", "che-alkenes": "alkenes"}
+TOPIC_SHORT = {
+    "che-isomerism": "isomerism",
+    "che-alkenes": "alkenes",
+    "che-halogenation-of-alkanes": "halogenation",
+}
 SC = QuestionFormat.SINGLE_CORRECT
 Entry = dict[str, Any]
 
@@ -197,6 +204,26 @@ def _type_draw(template_id: str, entries: list[Entry]) -> Callable[[int], Organi
     return draw
 
 
+def _mono_draw(template_id: str, entries: list[Entry]) -> Callable[[int], OrganicQuestion]:
+    def draw(seed: int) -> OrganicQuestion:
+        e = entries[seed % len(entries)]
+        options, key = _numbers(e["count"], e["distractors"], _rng(template_id, seed))
+        return OrganicQuestion(
+            format=SC,
+            stem=MONO_STEREO_STEM if e["stereo"] else MONO_STEM,
+            options=_four(options),
+            correct=key,
+            explanation=f"The alkane is {e['name']}. {e['why']} ({e['source']})",
+            group=f"mono:{e['name']}:{e['stereo']}",
+            structures=StructureSpec(panels=(StructurePanel(smiles=e["smiles"]),)),
+            caption="The alkane",
+            alt="Skeletal structure of an alkane.",
+            params=(("alkane", e["name"]),),
+        )
+
+    return draw
+
+
 GEOMETRICAL_WHY = (
     "each doubly bonded carbon carries two different groups, so cis and trans forms exist "
     "(NCERT Class 11, Unit 9, §9.3.2)."
@@ -227,6 +254,23 @@ def isomers_templates(data_dir: Path) -> tuple[OrganicTemplate, ...]:
     for (topic, diff), entries in _grouped(table["stereo"]).items():
         tid = f"stereo-{TOPIC_SHORT[topic]}-{diff}"
         add(tid, topic, DEMANDS[diff], _stereo_draw(KIND + tid, entries))
+    for (topic, diff), entries in _grouped(table["monochloro"]).items():
+        tid = f"monochloro-{TOPIC_SHORT[topic]}-{diff}"
+        add(tid, topic, DEMANDS[diff], _mono_draw(KIND + tid, entries))
+    single = table["single_monochloride"]
+    add(
+        "single-monochloride-medium",
+        "che-halogenation-of-alkanes",
+        Demand(reversed=True),
+        _pick_draw(
+            KIND + "single-monochloride-medium",
+            SINGLE_STEM,
+            single["yes"],
+            (single["no"],),
+            "all its hydrogens are equivalent, so replacing any one by Cl gives the same "
+            f"product ({single['source']}).",
+        ),
+    )
     shown = table["shown"]
     near = Demand(near_miss=True)
     for name, topic, demand, stem, yes, pools, why in (

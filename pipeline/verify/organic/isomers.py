@@ -138,8 +138,16 @@ FAMILY_BY_KEY = {f.key: f for f in FAMILIES}
 COUNT_STEM = "The number of {phrase} possible for {formula} is"
 STEREO_STEM = "The number of stereoisomers possible for the compound shown is"
 GEOMETRICAL_STEM = "Which of the compounds P, Q, R and S shown exhibits geometrical isomerism?"
-CHIRAL_STEM = (
-    "Which of the compounds P, Q, R and S shown is optically active (has a chiral molecule)?"
+CHIRAL_STEM = "Which of the compounds P, Q, R and S shown is optically active?"
+MONO_STEM = (
+    "The number of structurally isomeric monochloro derivatives possible for the alkane shown is"
+)
+MONO_STEREO_STEM = (
+    "The number of monochloro derivatives (stereoisomers included) possible for the alkane shown is"
+)
+SINGLE_STEM = (
+    "Which of the alkanes P, Q, R and S shown gives only one monochloro derivative on "
+    "free-radical chlorination?"
 )
 TYPE_STEM = "The compounds I and II shown are related as"
 TYPE_OPTIONS: dict[str, str] = {
@@ -309,6 +317,19 @@ def family_count(formula: str, family_key: str) -> int:
     if not FAMILY_BY_KEY[family_key].stereo:
         return len(members)
     return sum(stereo_count(Chem.MolFromSmiles(s)) for s in members)
+
+
+@cache
+def monochloro_products(smiles: str) -> tuple[str, ...]:
+    """Every constitution made by putting one Cl in place of one H of the molecule, sorted."""
+    return tuple(sorted(_grown(Chem.MolToSmiles(Chem.MolFromSmiles(smiles)), "Cl")))
+
+
+def monochloro_count(smiles: str, stereo: bool) -> int:
+    products = monochloro_products(smiles)
+    if not stereo:
+        return len(products)
+    return sum(stereo_count(Chem.MolFromSmiles(p)) for p in products)
 
 
 def _heavy_counts(smiles: str) -> Counter[str]:
@@ -481,6 +502,15 @@ def isomers_answer(view: SolverView) -> SolverAnswer:
     mols = {p.label: Chem.MolFromSmiles(p.smiles) for p in spec.panels}
     if any(m is None for m in mols.values()):
         return _abstain("a structure RDKit cannot read")
+    if stem.startswith((MONO_STEM, MONO_STEREO_STEM)) and len(mols) == 1:
+        stereo = stem.startswith(MONO_STEREO_STEM)
+        count = monochloro_count(Chem.MolToSmiles(next(iter(mols.values()))), stereo)
+        return _answer(view, str(count), f"{count} monochloro products enumerated")
+    if stem.startswith(SINGLE_STEM) and set(mols) == set(PANEL_LABELS):
+        single = [k for k, m in mols.items() if monochloro_count(Chem.MolToSmiles(m), False) == 1]
+        if len(single) != 1:
+            return _abstain(f"{len(single)} alkanes give one monochloro product")
+        return _answer(view, single[0], "only one set of equivalent hydrogens")
     if stem.startswith(STEREO_STEM) and len(mols) == 1:
         count = stereo_count(next(iter(mols.values())))
         return _answer(view, str(count), f"{count} unique stereoisomers enumerated")

@@ -109,7 +109,7 @@ def _stereo_distractors(count: int, difficulty: str) -> list[int]:
 def _stereo_draw(template_id: str, entries: list[Entry]) -> Callable[[int], OrganicQuestion]:
     def draw(seed: int) -> OrganicQuestion:
         e = entries[seed % len(entries)]
-        distractors = _stereo_distractors(e["count"], e["difficulty"])
+        distractors = e.get("distractors") or _stereo_distractors(e["count"], e["difficulty"])
         options, key = _numbers(e["count"], distractors, _rng(template_id, seed))
         return OrganicQuestion(
             format=SC,
@@ -192,7 +192,7 @@ def _type_draw(template_id: str, entries: list[Entry]) -> Callable[[int], Organi
             correct=key,
             explanation=(
                 f"I is {pair[0][1]} and II is {pair[1][1]}: {e['why']} "
-                "(NCERT Class 11, Unit 8, §8.6 Isomerism)"
+                f"({TYPE_SOURCE if e['type'] != 'geometrical' else GEOMETRICAL_SOURCE})"
             ),
             group=f"type:{'|'.join(sorted([e['first'], e['second']]))}",
             structures=StructureSpec(panels=panels),
@@ -224,6 +224,8 @@ def _mono_draw(template_id: str, entries: list[Entry]) -> Callable[[int], Organi
     return draw
 
 
+TYPE_SOURCE = "NCERT Class 11, Unit 8, §8.6.1 Structural isomerism"
+GEOMETRICAL_SOURCE = "NCERT Class 11, Unit 9, §9.3.2 Geometrical isomerism"
 GEOMETRICAL_WHY = (
     "each doubly bonded carbon carries two different groups, so cis and trans forms exist "
     "(NCERT Class 11, Unit 9, §9.3.2)."

@@ -302,6 +302,9 @@ def stereo_count(mol: Chem.Mol) -> int:
 def family_members(formula: str, family_key: str) -> tuple[str, ...]:
     """The constitutions of the formula the family admits, sorted."""
     family = FAMILY_BY_KEY[family_key]
+    open_any = family.classes == ("any",) and family.scope == "open"
+    if open_any and unsaturation(formula_counts(formula)):
+        raise ValueError(f"{formula} has rings among its isomers; this counts chains only")
     found = []
     for smiles in constitutions(formula, family.scope):
         mol = Chem.MolFromSmiles(smiles)

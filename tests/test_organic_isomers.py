@@ -112,3 +112,14 @@ def test_every_authored_name_is_its_structure() -> None:
     read = smiles_of_names(name for name, _ in items)
     for name, smiles in items:
         assert read[name] == canonical(smiles), (name, read[name], smiles)
+
+
+def test_every_topic_cell_has_ten_distinct_questions() -> None:
+    """Distinct questions (groups: one formula and family, one compound, one key compound, one
+    pair) per topic and difficulty, drawn without drawing the figures."""
+    cells: dict[tuple[str, str], set[str]] = {}
+    for t in TEMPLATES:
+        groups = {q.group for q in (t.draw(seed) for seed in range(SEEDS)) if q is not None}
+        cells.setdefault((t.topic_id, t.difficulty.value), set()).update(groups)
+    thin = {cell: len(groups) for cell, groups in cells.items() if len(groups) < 10}
+    assert not thin, thin

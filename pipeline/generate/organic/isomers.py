@@ -26,6 +26,8 @@ from pipeline.verify.organic.isomers import (
     GEOMETRICAL_STEM,
     MONO_STEM,
     MONO_STEREO_STEM,
+    NAMED_CHIRAL_STEM,
+    NAMED_GEOMETRICAL_STEM,
     PANEL_LABELS,
     SINGLE_STEM,
     STEREO_STEM,
@@ -67,6 +69,11 @@ def _numbers(key: int, distractors: Sequence[int], rng: random.Random) -> tuple[
         raise ValueError(f"count {key} needs three distinct distractors, has {distractors}")
     rng.shuffle(values)
     return [str(v) for v in values], str(key)
+
+
+def _cap(text: str) -> str:
+    """The text with its first letter capitalised (str.capitalize would lower N,N- and R)."""
+    return text[:1].upper() + text[1:]
 
 
 def _four(options: list[str]) -> tuple[str, str, str, str]:
@@ -116,7 +123,7 @@ def _stereo_draw(template_id: str, entries: list[Entry]) -> Callable[[int], Orga
             stem=STEREO_STEM,
             options=_four(options),
             correct=key,
-            explanation=f"{e['name'].capitalize()}: {e['why']} ({e['source']})",
+            explanation=f"{_cap(e['name'])}: {e['why']} ({e['source']})",
             group=f"stereo:{e['smiles']}",
             structures=StructureSpec(panels=(StructurePanel(smiles=e["smiles"]),)),
             caption="The compound",
@@ -219,6 +226,37 @@ def _mono_draw(template_id: str, entries: list[Entry]) -> Callable[[int], Organi
             caption="The alkane",
             alt="Skeletal structure of an alkane.",
             params=(("alkane", e["name"]),),
+        )
+
+    return draw
+
+
+def _named_draw(
+    template_id: str, stem: str, sets: list[Entry], why: str
+) -> Callable[[int], OrganicQuestion | None]:
+    """Four named isomers of one formula, exactly one of which qualifies; no name may sit
+    inside another (that would point at one)."""
+
+    def draw(seed: int) -> OrganicQuestion | None:
+        rng = _rng(template_id, seed)
+        e = sets[seed % len(sets)]
+        key = rng.choice(e["yes"])
+        for _ in range(50):
+            names = [key, *rng.sample(e["no"], 3)]
+            if not any(a != b and a in b for a in names for b in names):
+                break
+        else:
+            return None
+        rng.shuffle(names)
+        rest = ", ".join(n for n in names if n != key)
+        return OrganicQuestion(
+            format=SC,
+            stem=stem.format(formula=pretty_formula(e["formula"])),
+            options=_four(names),
+            correct=key,
+            explanation=f"{_cap(key)}: {why} Not {rest}.",
+            group=f"{template_id}:{e['formula']}:{key}",
+            params=(("formula", pretty_formula(e["formula"])), ("names", " | ".join(names))),
         )
 
     return draw
@@ -327,6 +365,24 @@ def isomers_templates(data_dir: Path) -> tuple[OrganicTemplate, ...]:
         ),
     ):
         add(name, topic, demand, _pick_draw(KIND + name, stem, yes, pools, why))
+    named = table["named"]
+    add(
+        "named-geometrical-medium",
+        "che-alkenes",
+        near,
+        _named_draw(
+            KIND + "named-geometrical-medium",
+            NAMED_GEOMETRICAL_STEM,
+            named["geometrical"],
+            GEOMETRICAL_WHY,
+        ),
+    )
+    add(
+        "named-chiral-medium",
+        "che-isomerism",
+        near,
+        _named_draw(KIND + "named-chiral-medium", NAMED_CHIRAL_STEM, named["chiral"], CHIRAL_WHY),
+    )
     pairs = [
         {**p, "topic": "che-alkenes" if p["type"] == "geometrical" else "che-isomerism"}
         for p in table["pairs"]

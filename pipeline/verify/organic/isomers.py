@@ -26,6 +26,9 @@ from rdkit import Chem
 from rdkit.Chem.EnumerateStereoisomers import EnumerateStereoisomers, StereoEnumerationOptions
 
 from core.records import SolverAnswer, SolverView
+from core.settings import REPO_ROOT
+from kb.organic import molecules
+from pipeline.verify.organic.opsin import OpsinUnavailableError, smiles_of_names
 from pipeline.verify.organic.read import structures_shown
 
 ORGANIC_SOLVER = "offline-organic-v1"
@@ -158,6 +161,21 @@ TYPE_OPTIONS: dict[str, str] = {
     "geometrical": "geometrical isomers",
 }
 PANEL_LABELS = ("P", "Q", "R", "S")
+NAMED_GEOMETRICAL_STEM = "Which of the following isomers of {formula} shows geometrical isomerism?"
+NAMED_CHIRAL_STEM = "Which of the following isomers of {formula} is optically active?"
+_NAMED_RE = re.compile(
+    r"^Which of the following isomers of (?P<formula>[A-Za-z₀-₉]+) "
+    r"(?P<what>shows geometrical isomerism|is optically active)\?$"
+)
+
+
+def parse_named_stem(stem: str) -> tuple[str, str] | None:
+    """("geometrical" | "chiral", plain formula) for a named-options stem, or None."""
+    m = _NAMED_RE.match(stem.strip())
+    if m is None:
+        return None
+    what = "geometrical" if m["what"].startswith("shows") else "chiral"
+    return what, m["formula"].translate(PLAIN)
 
 
 def pretty_formula(formula: str) -> str:
@@ -488,6 +506,45 @@ def _abstain(note: str) -> SolverAnswer:
     return SolverAnswer(solver=ORGANIC_SOLVER, choice=None, confidence=0.0, note=note)
 
 
+_WARMED: list[bool] = []
+
+
+def _read_names(names: list[str]) -> dict[str, str | None]:
+    """The options' structures by OPSIN; the first call also reads every name of the compound
+    table in the same Java run, so later questions seldom start OPSIN again."""
+    table: list[str] = []
+    if not _WARMED:
+        _WARMED.append(True)
+        table = [m.iupac for m in molecules(REPO_ROOT / "data")]
+    try:
+        return smiles_of_names([*names, *table])
+    except OpsinUnavailableError:
+        return {}
+
+
+def _named_answer(view: SolverView, what: str, formula: str) -> SolverAnswer:
+    names = [o.text.strip() for o in view.options]
+    read = _read_names(names)
+    mols = {n: Chem.MolFromSmiles(read.get(n) or "") for n in names}
+    if any(m is None or m.GetNumAtoms() == 0 for m in mols.values()):
+        return _abstain("an option OPSIN cannot read")
+    want = formula_counts(formula)
+    if any(mol_counts(m) != want for m in mols.values()):
+        return _abstain(f"an option is not an isomer of {formula}")
+    if what == "geometrical":
+        verdicts: dict[str, bool | None] = {
+            n: shows_geometrical_isomerism(m) for n, m in mols.items()
+        }
+    else:
+        verdicts = {n: is_optically_active(m) for n, m in mols.items()}
+    if None in verdicts.values():
+        return _abstain("an option whose activity depends on its configuration")
+    yes = [n for n, v in verdicts.items() if v]
+    if len(yes) != 1:
+        return _abstain(f"{len(yes)} options qualify")
+    return _answer(view, yes[0], f"only {yes[0]} qualifies ({what}, names read by OPSIN)")
+
+
 def isomers_answer(view: SolverView) -> SolverAnswer:
     """The option the solver's own enumeration or rules give, or an abstention."""
     stem = view.stem_markdown.strip()
@@ -499,6 +556,9 @@ def isomers_answer(view: SolverView) -> SolverAnswer:
         except (ValueError, KeyError) as err:
             return _abstain(f"cannot enumerate {formula}: {err}")
         return _answer(view, str(count), f"enumerated {count} {family.key} of {formula}")
+    named = parse_named_stem(stem)
+    if named is not None:
+        return _named_answer(view, *named)
     spec = structures_shown(view)
     if spec is None:
         return _abstain("no structure figure")

@@ -1,5 +1,6 @@
-"""Isomer questions: counts of structural isomers and stereoisomers, which compound shows
-geometrical or optical isomerism, and the type of isomerism between two structures.
+"""Isomer questions: counts of structural isomers, stereoisomers and monochloro derivatives,
+which compound shows geometrical or optical isomerism (drawn or named), and the type of
+isomerism between two structures.
 
 Every answer here is authored in `data/kb/organic/isomer_counts.json`, each entry citing the
 NCERT section (or standard result) it rests on. The stem's wording comes from the solver's

@@ -1,16 +1,20 @@
 """The isomer solver: counts isomers by its own RDKit enumeration, and judges stereo and isomer
 types by rules over RDKit features. It never reads the generator's authored counts.
 
-Four question shapes, told apart by the stem's wording (the phrases below are the one grammar
-the generator writes and this module reads):
+Question shapes, told apart by the stem's wording (the phrases below are the one grammar the
+generator writes and this module reads):
 
 - structural-isomer counts of a formula within a stated family ("The number of structurally
   isomeric alcohols possible for C₄H₁₀O is"): grow every acyclic heavy-atom tree of the formula
   atom by atom (from a benzene ring for aromatic families), raise bond orders for the remaining
-  unsaturation, deduplicate by canonical SMILES, keep the family's SMARTS matches, count;
+  unsaturation, deduplicate by canonical SMILES, keep the family's SMARTS matches, count (and
+  add each member's stereoisomers when the family says so);
+- monochloro derivatives of a drawn alkane: one Cl in place of each H, deduplicated (with
+  stereoisomers when asked); which of four drawn alkanes gives only one;
 - stereoisomers of a shown structure: RDKit's stereo enumeration, unique canonical isomeric
   SMILES (a meso form collapses with its mirror image);
-- which of four shown structures shows geometrical isomerism / is optically active;
+- which of four shown structures, or of four named isomers of a formula (names read by OPSIN),
+  shows geometrical isomerism / is optically active;
 - the type of isomerism between two shown structures (chain, position, functional, metamerism,
   geometrical).
 """

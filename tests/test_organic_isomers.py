@@ -21,6 +21,7 @@ from pipeline.verify.organic.isomers import (
     FAMILIES,
     count_stem,
     family_count,
+    isomerism_type,
     isomers_answer,
     parse_count_stem,
 )
@@ -133,3 +134,25 @@ def test_every_topic_cell_has_ten_distinct_questions() -> None:
         cells.setdefault((t.topic_id, t.difficulty.value), set()).update(groups)
     thin = {cell: len(groups) for cell, groups in cells.items() if len(groups) < 10}
     assert not thin, thin
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "kind"),
+    [
+        ("CCCCC", "CC(C)(C)C", "chain"),
+        ("CCCCO", "CCC(C)O", "position"),
+        ("CCO", "COC", "functional"),
+        ("COCCC", "CCOCC", "metamerism"),
+        ("C/C=C/C", "C/C=C\\C", "geometrical"),
+        ("COCCCC", "COC(C)CC", None),  # same alkyl sizes about the O: not a metamer pair
+        ("CCCC", "CCCCC", None),  # not isomers
+        ("CCC(C)O", "CCC(C)O", None),  # one compound
+    ],
+)
+def test_isomerism_type_rules(first: str, second: str, kind: str | None) -> None:
+    assert isomerism_type(Chem.MolFromSmiles(first), Chem.MolFromSmiles(second)) == kind
+
+
+def test_a_count_where_rings_are_possible_is_refused() -> None:
+    with pytest.raises(ValueError, match="rings"):
+        family_count("C4H8", "any")

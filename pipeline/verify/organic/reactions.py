@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Literal
 
 from rdkit import Chem, RDLogger
 from rdkit.Chem import AllChem
@@ -38,7 +39,9 @@ ARROW = re.compile(r"—\[([^\]]+)\]→")
 TARGET = re.compile(r"\*\*(.+?)\*\*")
 MAX_REPEATS = 6  # an exhaustive rule (every nitro group reduced) acts at most this often
 
-RDLogger.DisableLog("rdApp.*")
+LETTERS: tuple[Literal["A", "B", "C", "D"], ...] = ("A", "B", "C", "D")
+
+RDLogger.DisableLog("rdApp.*")  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,7 @@ def rules(data_dir: Path = REPO_ROOT / "data") -> dict[str, tuple[Transform, ...
             transforms.append(
                 Transform(
                     name=t["name"],
-                    reaction=AllChem.ReactionFromSmarts(t["smarts"]),
+                    reaction=AllChem.ReactionFromSmarts(t["smarts"]),  # type: ignore[attr-defined]
                     rank_atoms=tuple(rank["atoms"]) if rank else (),
                     prefer_max=(rank["prefer"] == "max") if rank else None,
                     pair=bool(t.get("pair", False)),
@@ -74,6 +77,7 @@ def rules(data_dir: Path = REPO_ROOT / "data") -> dict[str, tuple[Transform, ...
     return found
 
 
+@cache
 def fragments_key(smiles: str) -> str | None:
     """A structure (or set of products) as its distinct fragments' canonical SMILES, sorted."""
     mol = Chem.MolFromSmiles(smiles) if smiles else None
@@ -168,6 +172,7 @@ def _warm() -> None:
 _WARM: list[bool] = []
 
 
+@cache
 def compound_key(text: str) -> str | None:
     """An option's or a stem's compound name(s) ("ethanal and methanal") as a fragments key."""
     parts = [p.strip() for p in text.split(" and ")]
@@ -180,8 +185,7 @@ def compound_key(text: str) -> str | None:
 def _answer(choice: int | None, note: str, options: tuple[str, ...]) -> SolverAnswer:
     if choice is None:
         return SolverAnswer(solver=ORGANIC_SOLVER, choice=None, confidence=0.0, note=note)
-    letter = "ABCD"[choice]
-    return SolverAnswer(solver=ORGANIC_SOLVER, choice=letter, confidence=0.9, note=note)
+    return SolverAnswer(solver=ORGANIC_SOLVER, choice=LETTERS[choice], confidence=0.9, note=note)
 
 
 def _single(hits: list[int]) -> int | None:
@@ -199,7 +203,6 @@ def reactions_answer(view: SolverView) -> SolverAnswer:
     if start is None or not reagents:
         return _answer(None, "no starting compound or no reagent read", options)
     _warm()
-    smiles_of_names([p.strip() for o in options for p in o.split(" and ")])
     stem = view.stem_markdown
     if "The reagent X is" in stem or "is known as" in stem:
         target_names = TARGET.findall(stem)
@@ -212,6 +215,7 @@ def reactions_answer(view: SolverView) -> SolverAnswer:
             return _answer(_single(hits), f"{reagents[0]}: {sorted(names)}", options)
         hits = [i for i, o in enumerate(options) if product_of(o, start) == target]
         return _answer(_single(hits), f"reagents giving the target: {hits}", options)
+    smiles_of_names([p.strip() for o in options for p in o.split(" and ")])  # one batch
     current: str | None = start
     for reagent in reagents:
         current = product_of(reagent, current) if current is not None else None

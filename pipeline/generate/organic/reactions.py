@@ -60,6 +60,7 @@ class Compound:
     formula: str
     carbons: int
     aromatic: bool
+    elements: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,7 @@ class Reaction:
     substrate_class: str
     reagent: str
     role: str
+    note: str  # why the product is this one (a rule of selectivity), or ""
 
 
 @dataclass(frozen=True)
@@ -95,7 +97,10 @@ def _compound(molecule_id: str, smiles: str, name: str, family: str) -> Compound
     mol = Chem.MolFromSmiles(smiles)
     carbons = sum(1 for a in mol.GetAtoms() if a.GetSymbol() == "C")
     aromatic = any(a.GetIsAromatic() for a in mol.GetAtoms())
-    return Compound(molecule_id, smiles, name, family, CalcMolFormula(mol), carbons, aromatic)
+    elements = frozenset(a.GetSymbol() for a in mol.GetAtoms() if a.GetSymbol() not in ("Na", "K"))
+    return Compound(
+        molecule_id, smiles, name, family, CalcMolFormula(mol), carbons, aromatic, elements
+    )
 
 
 @cache
@@ -119,6 +124,7 @@ def table(data_dir: Path) -> Table:
             r["substrate_class"],
             r["reagent"],
             r["role"],
+            r.get("note", ""),
         )
         reactions.append(reaction)
         for i in r["instances"]:
@@ -252,6 +258,11 @@ def _neighbours(ix: Index, product: str, avoid: set[str]) -> tuple[list[str], li
     return isomers, family, alike
 
 
+def _elements(ix: Index, products: tuple[str, ...]) -> frozenset[str]:
+    """The elements of a product (set), hydrogen and counter-ions aside."""
+    return frozenset(e for p in products for e in ix.table.compounds[p].elements)
+
+
 def _compound_tiers(
     ix: Index, products: tuple[str, ...], near: list[tuple[str, ...]], avoid: set[str]
 ) -> list[list[str]]:
@@ -259,13 +270,18 @@ def _compound_tiers(
     family neighbours (for a set, one member swapped for its neighbour)."""
     t = ix.table
     key = t.name(products)
-    tiers = [[t.name(p) for p in near if set(p) != set(products)]]
+    near = [p for p in near if set(p) != set(products)]
+    elements = _elements(ix, products)
+    # A product of the same elements (the other regiochemistry, one oxidation level off) is the
+    # nearest miss; a product that would need another reagent's atoms comes after the isomers.
+    alike = [t.name(p) for p in near if _elements(ix, p) == elements]
+    tiers = [alike]
     swapped: list[list[str]] = [[], [], []]
     for i, member in enumerate(products):
         for level, group in enumerate(_neighbours(ix, member, avoid | set(products))):
             for other in group:
                 swapped[level].append(t.name((*products[:i], other, *products[i + 1 :])))
-    tiers.extend(swapped)
+    tiers = [tiers[0], swapped[0], [t.name(p) for p in near], swapped[1], swapped[2]]
     return [[n for n in tier if n != key] for tier in tiers]
 
 
@@ -326,7 +342,7 @@ def _product_question(ix: Index, step: Step, seed: int) -> OrganicQuestion | Non
     r = step.reaction
     explanation = (
         f"A is {t.compounds[a].name}; with {r.reagent} it undergoes {r.name} "
-        f"({r.source}), giving {key}."
+        f"({r.source}), giving {key}" + (f"; {r.note}." if r.note else ".")
     )
     group = f"{r.reaction_id}|{a}"
     return _question(stem, options, key, explanation, group, _figure(ix, a), EASY, ())

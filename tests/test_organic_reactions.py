@@ -11,6 +11,7 @@ import pytest
 
 from core.figures import StructureSpec
 from core.records import Difficulty
+from core.render import live_markup
 from core.settings import REPO_ROOT
 from kb.organic import molecules
 from kb.syllabus import Syllabus
@@ -115,6 +116,8 @@ def test_drafts_are_fair_and_solved_to_their_key(
             c = draft.content
             assert c.difficulty == template.difficulty
             assert hygiene_problem(draft) is None, (seed, [o.text for o in c.options])
+            texts = [c.stem_markdown, c.explanation_markdown, *(o.text for o in c.options)]
+            assert all(live_markup(x) is None for x in texts)
             assert len(c.figures) == 1 and isinstance(c.figures[0].spec, StructureSpec)
             key_text = next(o.text for o in c.options if o.key == c.correct_key)
             assert key_text not in c.figures[0].alt

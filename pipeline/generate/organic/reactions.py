@@ -93,6 +93,11 @@ class Table:
         return " and ".join(self.compounds[p].name for p in products)
 
 
+def _canonical(smiles: str) -> str | None:
+    mol = Chem.MolFromSmiles(smiles)
+    return Chem.MolToSmiles(mol) if mol is not None else None
+
+
 def _compound(molecule_id: str, smiles: str, name: str, family: str) -> Compound:
     mol = Chem.MolFromSmiles(smiles)
     carbons = sum(1 for a in mol.GetAtoms() if a.GetSymbol() == "C")
@@ -110,9 +115,14 @@ def table(data_dir: Path) -> Table:
         c["molecule_id"]: _compound(c["molecule_id"], c["smiles"], c["iupac"], c["family"])
         for c in raw["compounds"]
     }
-    for m in molecules(data_dir):  # the shared table names a compound the same way
-        if m.molecule_id not in compounds:
+    # The shared table's other compounds widen the distractors; one structure keeps one name
+    # (this table's), so no two options ever name the same compound.
+    seen = {_canonical(c.smiles) for c in compounds.values()}
+    for m in molecules(data_dir):
+        key = _canonical(m.smiles)
+        if m.molecule_id not in compounds and key is not None and key not in seen:
             compounds[m.molecule_id] = _compound(m.molecule_id, m.smiles, m.iupac, m.family)
+            seen.add(key)
     reactions, steps = [], []
     for r in raw["reactions"]:
         reaction = Reaction(

@@ -53,6 +53,8 @@ def test_every_compound_name_is_read_by_opsin_as_its_structure() -> None:
         if fragments_key(read[c.name] or "") != fragments_key(c.smiles)
     ]
     assert wrong == []
+    structures = [fragments_key(c.smiles) for c in compounds.values()]
+    assert len(structures) == len(set(structures))  # one name per structure
     shared = {m.molecule_id: m for m in molecules(DATA_DIR)}
     for c in compounds.values():  # the shared table, where it names the compound, agrees
         if c.molecule_id in shared:

@@ -26,6 +26,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -189,9 +190,11 @@ def index(data_dir: Path) -> Index:
 
 
 def _distinct(chain: tuple[Step, ...]) -> bool:
-    """Every compound of the chain appears once (no step undoes another)."""
+    """Every compound of the chain appears once (no step undoes another), and no reagent acts
+    twice in a row."""
     seen = [chain[0].substrate] + [p for s in chain for p in s.products]
-    return len(seen) == len(set(seen))
+    reagents = [s.reaction.reagent for s in chain]
+    return len(seen) == len(set(seen)) and all(a != b for a, b in pairwise(reagents))
 
 
 # --- options -------------------------------------------------------------------------------
@@ -253,6 +256,7 @@ def _neighbours(ix: Index, product: str, avoid: set[str]) -> tuple[list[str], li
         m.molecule_id
         for m in t.compounds.values()
         if m.family == c.family
+        and m.aromatic == c.aromatic
         and abs(m.carbons - c.carbons) <= 1
         and m.molecule_id != product
         and m.molecule_id not in avoid

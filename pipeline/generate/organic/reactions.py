@@ -95,8 +95,9 @@ class Table:
 
 
 def _canonical(smiles: str) -> str | None:
+    """The structure without stereo: (E)-but-2-ene is but-2-ene for a distractor's purposes."""
     mol = Chem.MolFromSmiles(smiles)
-    return Chem.MolToSmiles(mol) if mol is not None else None
+    return Chem.MolToSmiles(mol, isomericSmiles=False) if mol is not None else None
 
 
 def _compound(molecule_id: str, smiles: str, name: str, family: str) -> Compound:
@@ -117,7 +118,7 @@ def table(data_dir: Path) -> Table:
         for c in raw["compounds"]
     }
     # The shared table's other compounds widen the distractors; one structure keeps one name
-    # (this table's), so no two options ever name the same compound.
+    # (this table's), so no two options ever name the same compound (stereoisomers included).
     seen = {_canonical(c.smiles) for c in compounds.values()}
     for m in molecules(data_dir):
         key = _canonical(m.smiles)
@@ -151,6 +152,8 @@ class Index:
     roles: dict[str, frozenset[str]]
     substrates_of: dict[str, frozenset[str]]
     chains: dict[int, tuple[tuple[Step, ...], ...]]
+    # Each compound's isomers, family neighbours and look-alikes, found once.
+    neighbours: dict[str, tuple[list[str], list[str], list[str]]]
 
 
 @cache
@@ -186,6 +189,7 @@ def index(data_dir: Path) -> Index:
         {k: frozenset(v) for k, v in roles.items()},
         {k: frozenset(v) for k, v in subs.items()},
         {k: tuple(v) for k, v in chains.items()},
+        {},
     )
 
 
@@ -245,12 +249,24 @@ def _pick(key: str, tiers: Iterable[list[str]], rng: random.Random, stem: str) -
 def _neighbours(ix: Index, product: str, avoid: set[str]) -> tuple[list[str], list[str], list[str]]:
     """Isomers of a compound in the table, then members of its family one carbon away, then
     compounds of as many carbons, aromatic where it is."""
-    t = ix.table
+    found = ix.neighbours.get(product)
+    if found is None:
+        found = ix.neighbours[product] = _all_neighbours(ix.table, product)
+    isomers, family, alike = found
+    return (
+        [m for m in isomers if m not in avoid],
+        [m for m in family if m not in avoid],
+        [m for m in alike if m not in avoid],
+    )
+
+
+def _all_neighbours(t: Table, product: str) -> tuple[list[str], list[str], list[str]]:
+    """Every isomer, family neighbour and look-alike of a compound in the table."""
     c = t.compounds[product]
     isomers = [
         m.molecule_id
         for m in t.compounds.values()
-        if m.formula == c.formula and m.molecule_id != product and m.molecule_id not in avoid
+        if m.formula == c.formula and m.molecule_id != product
     ]
     family = [
         m.molecule_id
@@ -259,15 +275,11 @@ def _neighbours(ix: Index, product: str, avoid: set[str]) -> tuple[list[str], li
         and m.aromatic == c.aromatic
         and abs(m.carbons - c.carbons) <= 1
         and m.molecule_id != product
-        and m.molecule_id not in avoid
     ]
     alike = [
         m.molecule_id
         for m in t.compounds.values()
-        if m.carbons == c.carbons
-        and m.aromatic == c.aromatic
-        and m.molecule_id != product
-        and m.molecule_id not in avoid
+        if m.carbons == c.carbons and m.aromatic == c.aromatic and m.molecule_id != product
     ]
     return isomers, family, alike
 

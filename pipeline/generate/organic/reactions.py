@@ -482,7 +482,7 @@ def _chain_question(ix: Index, chain: tuple[Step, ...], seed: int) -> OrganicQue
     for i, s in enumerate(chain):
         said.append(
             f"{s.reaction.reagent} gives {CHAIN_LETTERS[i + 1]} = {t.name(s.products)} "
-            f"({s.reaction.name})"
+            f"({s.reaction.name}{': ' + s.reaction.note if s.reaction.note else ''})"
         )
     explanation = "; ".join(said) + "."
     group = "chain|" + a + "|" + "|".join(s.reaction.reaction_id for s in chain)

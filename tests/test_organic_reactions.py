@@ -152,3 +152,10 @@ def test_a_real_draft_carries_its_drawn_figure(syllabus: Syllabus) -> None:
     assert draft is not None
     figure = draft.content.figures[0]
     assert isinstance(figure.spec, StructureSpec) and figure.width > 0 and figure.height > 0
+
+
+def test_the_solver_never_reads_the_generator_or_its_table() -> None:
+    solver = (REPO_ROOT / "pipeline/verify/organic/reactions.py").read_text(encoding="utf-8")
+    assert "pipeline.generate" not in solver and "reactions.json" not in solver
+    generator = (REPO_ROOT / "pipeline/generate/organic/reactions.py").read_text(encoding="utf-8")
+    assert "pipeline.verify" not in generator and "reaction_rules" not in generator

@@ -1,0 +1,161 @@
+"""Reaction questions: the authored table agrees with the solver's reaction SMARTS, and every
+template's drafts are fair and solved to their key (pipeline.generate.organic.reactions)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from unittest import mock
+
+import pytest
+
+from core.figures import StructurePanel, StructureSpec
+from core.records import Difficulty
+from core.render import live_markup
+from core.settings import REPO_ROOT
+from kb.organic import molecules
+from kb.syllabus import Syllabus
+from pipeline.figures import templates as figure_templates
+from pipeline.figures.render import svg_of
+from pipeline.figures.svg import unsafe_svg
+from pipeline.generate.organic.reactions import index, reactions_templates, table
+from pipeline.generate.organic.template import OrganicTemplate, organic_draft
+from pipeline.verify.gate import hygiene_problem, solver_view
+from pipeline.verify.organic.opsin import smiles_of_names
+from pipeline.verify.organic.reactions import (
+    fragments_key,
+    names_of,
+    product_of,
+    reactions_answer,
+    rules,
+)
+from tests.test_figures import STUB_SVG, key_moved
+
+DATA_DIR = REPO_ROOT / "data"
+TEMPLATES = reactions_templates(DATA_DIR)
+IDS = [t.template_id for t in TEMPLATES]
+SEEDS = 200
+MIN_THREE_STEP_CHAINS = 60
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _opsin_warm() -> None:
+    """Every compound name read by OPSIN in one batch, shared by the solver's calls."""
+    smiles_of_names([c.name for c in table(DATA_DIR).compounds.values()])
+
+
+def test_every_compound_name_is_read_by_opsin_as_its_structure() -> None:
+    compounds = table(DATA_DIR).compounds
+    read = smiles_of_names([c.name for c in compounds.values()])
+    wrong = [
+        c.name
+        for c in compounds.values()
+        if fragments_key(read[c.name] or "") != fragments_key(c.smiles)
+    ]
+    assert wrong == []
+    structures = [fragments_key(c.smiles) for c in compounds.values()]
+    assert len(structures) == len(set(structures))  # one name per structure
+    shared = {m.molecule_id: m for m in molecules(DATA_DIR)}
+    for c in compounds.values():  # the shared table, where it names the compound, agrees
+        if c.molecule_id in shared:
+            assert fragments_key(shared[c.molecule_id].smiles) == fragments_key(c.smiles)
+
+
+def test_every_authored_instance_is_what_the_reagents_smarts_make() -> None:
+    t = table(DATA_DIR)
+    disagree = []
+    for step in t.steps:
+        start = fragments_key(t.compounds[step.substrate].smiles)
+        want = fragments_key(".".join(t.compounds[p].smiles for p in step.products))
+        assert start is not None and want is not None
+        got = product_of(step.reaction.reagent, start)
+        named = names_of(step.reaction.reagent, start, want)
+        if got != want or step.reaction.name not in named:
+            disagree.append((step.reaction.reaction_id, step.substrate, got, want, named))
+    assert disagree == []
+    assert len(t.steps) >= 200
+
+
+def test_the_rules_are_keyed_by_reagent_and_every_reagent_has_one() -> None:
+    raw = json.loads((DATA_DIR / "kb/organic/reaction_rules.json").read_text(encoding="utf-8"))
+    reagents = [r["reagent"] for r in raw["rules"]]
+    assert len(reagents) == len(set(reagents))
+    compiled = rules()
+    for r in table(DATA_DIR).reactions:
+        assert compiled.get(r.reagent), r.reaction_id
+    for transforms in compiled.values():
+        for tr in transforms:
+            assert tr.reaction.GetNumReactantTemplates() == (2 if tr.pair else 1)
+
+
+def test_there_are_enough_distinct_three_step_chains() -> None:
+    chains = index(DATA_DIR).chains
+    assert len(chains[3]) >= MIN_THREE_STEP_CHAINS
+    assert len(chains[2]) >= MIN_THREE_STEP_CHAINS
+
+
+def test_every_topic_has_easy_medium_and_hard_templates() -> None:
+    by_topic: dict[str, set[Difficulty]] = {}
+    for t in TEMPLATES:
+        by_topic.setdefault(t.topic_id, set()).add(t.difficulty)
+        assert t.template_id.startswith("organic.reactions.")
+    assert all(len(levels) == 3 for levels in by_topic.values()), by_topic
+    assert len(IDS) == len(set(IDS))
+
+
+@pytest.mark.parametrize("template", TEMPLATES, ids=IDS)
+def test_drafts_are_fair_and_solved_to_their_key(
+    template: OrganicTemplate, syllabus: Syllabus
+) -> None:
+    faces, groups, made = set(), set(), 0
+    abstained = Counter[str]()
+    with mock.patch.object(figure_templates, "svg_of", lambda spec: STUB_SVG):
+        for seed in range(SEEDS):
+            draft = organic_draft(template, seed, syllabus)
+            if draft is None:
+                continue
+            made += 1
+            c = draft.content
+            assert c.difficulty == template.difficulty
+            assert hygiene_problem(draft) is None, (seed, [o.text for o in c.options])
+            texts = [c.stem_markdown, c.explanation_markdown, *(o.text for o in c.options)]
+            assert all(live_markup(x) is None for x in texts)
+            assert len(c.figures) == 1 and isinstance(c.figures[0].spec, StructureSpec)
+            key_text = next(o.text for o in c.options if o.key == c.correct_key)
+            assert key_text not in c.figures[0].alt
+            got = reactions_answer(solver_view(draft))
+            if got.choice is None:
+                abstained[got.note] += 1
+                continue
+            assert got.choice == c.correct_key and got.confidence >= 0.1, (seed, got)
+            moved = reactions_answer(solver_view(key_moved(draft)))
+            assert moved.choice != c.correct_key, (seed, moved)
+            faces.add(c.stem_markdown + repr(c.figures[0].spec))
+            groups.add(dict(draft.provenance.params)["key"])
+    assert made >= SEEDS // 4, made
+    assert not abstained, abstained
+    assert len(faces) >= 1 and len(groups) == len(faces)
+
+
+def test_every_starting_structure_is_drawn() -> None:
+    """Every compound a question can start from (the figure's one panel) renders safely."""
+    t = table(DATA_DIR)
+    starts = sorted({s.substrate for s in t.steps})
+    for molecule_id in starts:
+        spec = StructureSpec(panels=(StructurePanel(smiles=t.compounds[molecule_id].smiles),))
+        svg = svg_of(spec)
+        assert svg.startswith("<") and unsafe_svg(svg) is None, molecule_id
+
+
+def test_a_real_draft_carries_its_drawn_figure(syllabus: Syllabus) -> None:
+    draft = organic_draft(TEMPLATES[0], 0, syllabus)
+    assert draft is not None
+    figure = draft.content.figures[0]
+    assert isinstance(figure.spec, StructureSpec) and figure.width > 0 and figure.height > 0
+
+
+def test_the_solver_never_reads_the_generator_or_its_table() -> None:
+    solver = (REPO_ROOT / "pipeline/verify/organic/reactions.py").read_text(encoding="utf-8")
+    assert "pipeline.generate" not in solver and "reactions.json" not in solver
+    generator = (REPO_ROOT / "pipeline/generate/organic/reactions.py").read_text(encoding="utf-8")
+    assert "pipeline.verify" not in generator and "reaction_rules" not in generator

@@ -22,6 +22,7 @@ from kb.syllabus import Syllabus, load_syllabus
 from pipeline.assemble.blueprint import Blueprint, load_blueprint
 from pipeline.figures.catalogue import figure_templates
 from pipeline.generate.drafter import Drafter, OfflineDrafter
+from pipeline.generate.organic.catalogue import organic_templates
 from pipeline.generate.sequences import load_sequences
 from pipeline.llm.usage import TokenBudget, UsageLedger
 from pipeline.templates.catalogue import TEMPLATES, TEMPLATES_BY_ID
@@ -99,8 +100,9 @@ def _offline_providers(
     elements = load_element_data(settings.data_dir)
     sequences = load_sequences(settings.data_dir, kb)
     figures = figure_templates(settings.data_dir)
+    organic = organic_templates(settings.data_dir)
     drafter = OfflineDrafter(
-        syllabus, kb, TEMPLATES, elements, settings.data_dir, sequences, figures
+        syllabus, kb, TEMPLATES, elements, settings.data_dir, sequences, figures, organic
     )
     return drafter, OfflineSolver(kb, TEMPLATES_BY_ID)
 

@@ -21,6 +21,7 @@ from pipeline.compose import build_embedder
 from pipeline.figures.catalogue import figure_templates
 from pipeline.fill.coverage import DEFAULT_TOPIC_FLOOR, generator_supply
 from pipeline.generate.drafter import OfflineDrafter
+from pipeline.generate.organic.catalogue import organic_templates
 from pipeline.generate.sequences import load_sequences
 from pipeline.templates.catalogue import TEMPLATES, TEMPLATES_BY_ID
 from pipeline.verify.dedupe import NearDuplicateGate
@@ -44,6 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         args.data,
         load_sequences(args.data, kb),
         figure_templates(args.data),
+        organic_templates(args.data),
     )
     solver = OfflineSolver(kb, TEMPLATES_BY_ID)
     topics = [

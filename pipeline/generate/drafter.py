@@ -21,6 +21,7 @@ from pipeline.generate.elements import element_drafts
 from pipeline.generate.facts import fact_drafts
 from pipeline.generate.genetics import genetics_drafts
 from pipeline.generate.numerical import NumericalTemplate, numerical_drafts
+from pipeline.generate.organic.template import OrganicTemplate, organic_drafts
 from pipeline.generate.sequences import Sequence_, sequence_drafts
 from pipeline.generate.streams import round_robin
 
@@ -67,7 +68,7 @@ class CallDrafter(Protocol):
 @dataclass(frozen=True)
 class OfflineDrafter:
     """The embedded drafter: parametric numericals, fact-table, element-data, genetics,
-    ordering and figure questions."""
+    ordering, figure and organic-chemistry questions."""
 
     syllabus: Syllabus
     kb: KnowledgeBase
@@ -79,6 +80,9 @@ class OfflineDrafter:
     sequences: tuple[Sequence_, ...] = ()
     # The figure templates (pipeline.figures.catalogue): questions that show a drawn figure.
     figures: tuple[FigureTemplate, ...] = ()
+    # The organic-chemistry templates (pipeline.generate.organic.catalogue): names, isomers,
+    # bonds, orderings and reactions over the compound table, many showing structures.
+    organic: tuple[OrganicTemplate, ...] = ()
 
     def drafts(
         self,
@@ -131,9 +135,14 @@ class OfflineDrafter:
                 if in_unit(of_topic)
             ]
         figures = figure_streams(self.figures, self.syllabus, subject, difficulty, starts, in_unit)
-        # Numericals, facts and figures take turns, so seventeen fact tables do not drown two
-        # templates.
-        groups = [round_robin(g) for g in (numericals, facts, figures) if g]
+        organic = [
+            organic_drafts(t, self.syllabus, start=starts.get(t.template_id, 0))
+            for t in self.organic
+            if t.subject == subject and t.difficulty == difficulty and in_unit(t.topic_id)
+        ]
+        # Numericals, facts, figures and organic templates take turns, so seventeen fact tables
+        # do not drown two templates.
+        groups = [round_robin(g) for g in (numericals, facts, figures, organic) if g]
         return round_robin(groups)
 
 

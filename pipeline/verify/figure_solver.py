@@ -4,12 +4,13 @@ slope or area, a label looked up), never by the template's formula."""
 
 from __future__ import annotations
 
-from core.figures import CircuitSpec, DiagramSpec, GraphSpec, RaySpec
+from core.figures import CircuitSpec, DiagramSpec, GraphSpec, RaySpec, StructureSpec
 from core.records import SolverAnswer, SolverView
 from pipeline.verify.circuit_solver import circuit_answer
 from pipeline.verify.diagram_solver import diagram_answer
 from pipeline.verify.figure_solve import FIGURE_SOLVER, FigureSolve
 from pipeline.verify.graph_solver import graph_answer
+from pipeline.verify.organic import organic_answer
 from pipeline.verify.ray_solver import ray_answer
 
 
@@ -30,6 +31,8 @@ def figure_solve(view: SolverView) -> FigureSolve:
         return ray_answer(view, spec)
     if isinstance(spec, DiagramSpec):
         return diagram_answer(view, spec)
+    if isinstance(spec, StructureSpec):
+        return FigureSolve(organic_answer(view), ())  # a structure prints no values
     raise TypeError(f"no solver for {type(spec).__name__}")  # pragma: no cover - closed union
 
 

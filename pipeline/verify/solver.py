@@ -28,12 +28,14 @@ from pipeline.generate.fact_formats import (
 )
 from pipeline.generate.genetics import TEMPLATE_PREFIX as GENETICS_PREFIX
 from pipeline.generate.numerical import NumericalTemplate, Quantity
+from pipeline.generate.organic.template import ORGANIC_PREFIX
 from pipeline.generate.sequences import TEMPLATE_PREFIX as SEQUENCE_PREFIX
 from pipeline.quantities.numbers import number_and_unit, stated_quantities
 from pipeline.quantities.units import UnknownUnitError, same_dimension, si_factor
 from pipeline.verify.element_solver import SOLVER_NAME, element_answer
 from pipeline.verify.figure_solver import figure_answer
 from pipeline.verify.genetics_solver import genetics_answer
+from pipeline.verify.organic import organic_answer
 from pipeline.verify.sequence_solver import SequenceSolver
 
 NUMERIC_TOLERANCE = 0.01
@@ -387,6 +389,8 @@ class OfflineSolver:
         self._sequences = SequenceSolver(kb)
 
     def solve(self, view: SolverView) -> SolverAnswer:
+        if view.template_id.startswith(ORGANIC_PREFIX):
+            return organic_answer(view)  # with or without structures shown
         if view.figures:
             return figure_answer(view)
         if view.template_id.startswith(ELEMENT_PREFIX):

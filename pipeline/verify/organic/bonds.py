@@ -19,9 +19,8 @@ from rdkit import Chem
 from rdkit.Chem import rdMolDescriptors
 
 from core.records import SolverAnswer, SolverView
-from pipeline.verify.organic.read import structures_shown
+from pipeline.verify.organic.read import ORGANIC_SOLVER, structures_shown
 
-ORGANIC_SOLVER = "offline-organic-v1"
 VALENCE = {
     "C": 4,
     "Si": 4,

@@ -23,9 +23,7 @@ from core.records import SolverAnswer, SolverView
 from core.settings import REPO_ROOT
 from kb.organic import molecules
 from pipeline.verify.organic.opsin import OpsinUnavailableError, smiles_of_names
-from pipeline.verify.organic.read import structures_shown
-
-ORGANIC_SOLVER = "offline-organic-v1"
+from pipeline.verify.organic.read import ORGANIC_SOLVER, structures_shown
 
 _TO_STRUCTURE = re.compile(r"^Which of the structures shown is (?P<name>.+)\?$")
 _PICK_CLASS = re.compile(r"^Which of the compounds shown is an? (?P<cls>[a-z ]+)\?$")

@@ -5,6 +5,8 @@ from __future__ import annotations
 from core.figures import StructureSpec
 from core.records import SolverView
 
+ORGANIC_SOLVER = "offline-organic-v1"
+
 
 def structures_shown(view: SolverView) -> StructureSpec | None:
     """The structure figure of the question, or None when it shows none (or something else)."""

@@ -184,3 +184,26 @@ def test_structure_figures_render(template: OrganicTemplate, syllabus: Syllabus)
         if drawn == RENDERED_PER_TEMPLATE:
             return
     pytest.fail("no structure figure among the first seeds")
+
+
+@pytest.mark.parametrize(
+    ("prop", "smiles"),
+    [
+        # o- and p-nitrophenol: both −R and −I, the rules do not part them.
+        ("acidity", ("Oc1ccccc1[N+](=O)[O-]", "Oc1ccc(cc1)[N+](=O)[O-]", "Oc1ccccc1")),
+        # allyl against isopropyl cation: resonance against hyperconjugation, left open.
+        ("carbocation", ("C=C[CH2+]", "C[CH+]C", "[CH3+]")),
+        # picric acid against ethanoic acid: no class rule.
+        ("acidity", ("CC(=O)O", "Oc1c(cc(cc1[N+](=O)[O-])[N+](=O)[O-])[N+](=O)[O-]", "CCO")),
+        # a heavier but more branched alkane against a lighter straight one.
+        ("bp", ("CCCC", "CC(C)(C)C", "CCC")),
+        # benzyl against 2° halide in SN1; mixed halogen and skeleton.
+        ("sn1", ("BrCc1ccccc1", "CC(C)Br", "CBr")),
+        ("sn2", ("CCI", "CC(C)Br", "CCl")),
+        # aqueous basicity of a methylamine against an ethylamine.
+        ("basicity-aqueous", ("CN(C)C", "CCN", "N")),
+    ],
+)
+def test_the_rules_leave_open_what_ncert_does_not_decide(prop: str, smiles: tuple[str]) -> None:
+    mols = {str(i): Chem.MolFromSmiles(s) for i, s in enumerate(smiles)}
+    assert isinstance(increasing_order(prop, mols), str)

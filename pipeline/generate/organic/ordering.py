@@ -66,7 +66,10 @@ HARD = Demand(steps=2, concepts=2, near_miss=True)
 
 class RankedCompound(Record):
     smiles: str = Field(min_length=1)
-    # The IUPAC name (neutral compounds), or "" for an ion or radical shown by `display`.
+    # A neutral compound: its id in the compound table and its IUPAC name (as the table has
+    # them); an ion or radical has neither, only `display`. `display` is the condensed formula
+    # an explanation prints where the name would be unwieldy (C₆H₅CH(CH₃)Br).
+    molecule_id: str = ""
     name: str = ""
     display: str = ""
 
@@ -88,7 +91,7 @@ class Ranking(Record):
 
     def text(self, i: int) -> str:
         c = self.compounds[i]
-        return c.name or c.display
+        return c.display or c.name
 
 
 class RankingFile(Record):

@@ -139,18 +139,18 @@ def _wrong_orders(
     reverse = tuple(reversed(key))
     if len(key) == 3:
         cycles = [p for p in permutations(key) if all(a != b for a, b in zip(p, key, strict=True))]
-        return [reverse, *cycles], "every compound out of place"
+        return [reverse, *cycles], "put every compound out of place"
     near = _swapped(key, rng.randrange(len(key) - 1))
     by_mass = tuple(sorted(key, key=lambda i: _mass(ranking.compounds[i].smiles)))
     masses = {_mass(ranking.compounds[i].smiles) for i in key}
     if len(masses) == len(key) and by_mass not in (key, reverse, near):
-        return [near, reverse, by_mass], "the order of molar mass"
+        return [near, reverse, by_mass], "follow the order of molar mass"
     far = [
         p
         for p in permutations(key)
         if sum(a != b for a, b in zip(p, key, strict=True)) >= 3 and p not in (reverse, near)
     ]
-    return [near, reverse, rng.choice(sorted(far))], "three compounds out of place"
+    return [near, reverse, rng.choice(sorted(far))], "put three compounds out of place"
 
 
 def ranking_question(ranking: Ranking, seed: int, size: int, hard: bool) -> OrganicQuestion:
@@ -191,7 +191,7 @@ def ranking_question(ranking: Ranking, seed: int, size: int, hard: bool) -> Orga
     explanation = (
         f"The correct order is **{correct}**. In increasing order of "
         f"{PHRASES[ranking.property]}: {walk}. {ranking.reason} "
-        f"(The distractors swap a neighbouring pair, reverse the order, or follow "
+        f"(The other options swap one neighbouring pair, reverse the order, or "
         f"{confusion}.) Source: NCERT {ranking.chapter}."
         if size == 4
         else f"The correct order is **{correct}**. In increasing order of "

@@ -12,8 +12,8 @@ Difficulty follows what the order asks of a student:
 - Medium: four compounds from a ranking of one effect; one distractor swaps a neighbouring
   pair (a near miss), one is the reverse, one a plausible confusion (the order of molar mass,
   else an order with three compounds out of place).
-- Hard: four compounds from a ranking of two or more effects, always including its two ends so
-  both effects are in play (−I against −R, resonance against hyperconjugation), with the same
+- Hard: four compounds from a ranking of two or more effects, always including its two ends
+  (and any compound the ranking names in `hard_include`) so both effects are in play (−I against −R, resonance against hyperconjugation), with the same
   distractors as Medium.
 """
 
@@ -84,6 +84,9 @@ class Ranking(Record):
     reason: str
     compounds: tuple[RankedCompound, ...] = Field(min_length=4, max_length=6)
     structures_only: bool = False
+    # Compounds (by index) every Hard draw shows besides the two ends, where the ends alone
+    # would not bring in the second effect (CH₃CH₂⁺ for hyperconjugation beside the rings).
+    hard_include: tuple[int, ...] = ()
 
     def named(self) -> bool:
         """Whether the stem may name the compounds instead of drawing them."""
@@ -122,7 +125,8 @@ def _subsets(ranking: Ranking, size: int, hard: bool) -> list[tuple[int, ...]]:
     n = len(ranking.compounds)
     every = list(combinations(range(n), size))
     if hard:
-        return [s for s in every if s[0] == 0 and s[-1] == n - 1]
+        must = {0, n - 1, *ranking.hard_include}
+        return [s for s in every if must <= set(s)]
     return every
 
 

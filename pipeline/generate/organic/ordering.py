@@ -13,8 +13,8 @@ Difficulty follows what the order asks of a student:
   pair (a near miss), one is the reverse, one a plausible confusion (the order of molar mass,
   else an order with three compounds out of place).
 - Hard: four compounds from a ranking of two or more effects, always including its two ends
-  (and any compound the ranking names in `hard_include`) so both effects are in play (−I against −R, resonance against hyperconjugation), with the same
-  distractors as Medium.
+  (and any compound the ranking names in `hard_include`) so both effects are in play (−I
+  against −R, resonance against hyperconjugation), with the same distractors as Medium.
 """
 
 from __future__ import annotations

@@ -29,46 +29,55 @@ from pipeline.verify.organic.opsin import smiles_of_names
 from pipeline.verify.organic.read import structures_shown
 
 ORGANIC_SOLVER = "offline-organic-v1"
+Pairs = tuple[tuple[str, str], ...]
 
 # How strongly a ring substituent withdraws electrons from the group it is compared with
 # (positive withdraws, negative releases), by position relative to that group. NO₂ at o/p acts
 # by −R and −I, at meta by −I alone; a halogen by −I (outweighing its +R); CH₃ releases by +I
 # and hyperconjugation; OCH₃ and OH release by +R from o/p.
-WITHDRAWING: dict[str, dict[str, float]] = {
-    "NO2": {"o": 3.0, "m": 1.5, "p": 3.0},
-    "X": {"o": 1.0, "m": 1.0, "p": 1.0},
-    "CH3": {"o": -0.3, "m": -0.3, "p": -0.3},
-    "OCH3": {"o": -0.6, "p": -0.6},
-    "OH": {"o": -0.6, "p": -0.6},
-}
+WITHDRAWING: dict[str, dict[str, float]] = {"NO2": {"o": 3.0, "m": 1.5, "p": 3.0}}
+WITHDRAWING |= {"X": dict.fromkeys("omp", 1.0), "CH3": dict.fromkeys("omp", -0.3)}
+WITHDRAWING |= {"OCH3": dict.fromkeys("op", -0.6), "OH": dict.fromkeys("op", -0.6)}
 # Activation of the ring towards electrophiles, whatever the position.
-ACTIVATION: dict[str, float] = {
-    "NO2": -3.0,
-    "COOH": -2.0,
-    "CHO": -2.0,
-    "X": -0.5,
-    "CH3": 1.0,
-    "OH": 3.0,
-    "OCH3": 3.0,
-    "NH2": 4.0,
-}
+ACTIVATION = {"NO2": -3.0, "COOH": -2.0, "CHO": -2.0, "X": -0.5, "CH3": 1.0, "OH": 3.0}
+ACTIVATION |= {"OCH3": 3.0, "NH2": 4.0}
 # −I of a group on the α-carbon of an acid (by electronegativity and NCERT's order
 # NO₂ > CN > F > Cl > Br > I); a phenyl (sp² carbon) −I weakly; an alkyl carbon +I.
-MINUS_I: dict[str, float] = {
-    "NO2": 4.5,
-    "CN": 4.2,
-    "F": 4.0,
-    "Cl": 3.0,
-    "Br": 2.8,
-    "I": 2.5,
-    "aryl": 0.3,
-    "alkyl": -0.2,
-}
+MINUS_I = {"NO2": 4.5, "CN": 4.2, "F": 4.0, "Cl": 3.0, "Br": 2.8, "I": 2.5, "aryl": 0.3}
+MINUS_I["alkyl"] = -0.2
+# Ring substituents by SMARTS, each match starting at the atom bonded to the ring.
+RING_GROUPS = tuple(
+    (name, Chem.MolFromSmarts(smarts))
+    for name, smarts in (
+        ("NO2", "[N+](=O)[O-]"),
+        ("NH2", "[NX3H2]"),
+        ("OH", "[OX2H1]"),
+        ("OCH3", "[OX2][CH3]"),
+        ("CHO", "[CX3H1]=O"),
+        ("COOH", "[CX3](=O)[OX2H1]"),
+        ("X", "[F,Cl,Br,I]"),
+        ("CH3", "[CH3]"),
+    )
+)
+# Where each −I group starts (its first atom), found by SMARTS.
+CHAIN_GROUPS: Pairs = (("F", "F"), ("Cl", "Cl"), ("Br", "Br"), ("I", "I"), ("CN", "C#N"))
+CHAIN_GROUPS += (("NO2", "[N+](=O)[O-]"), ("aryl", "c-[CX4]"))
 # The −I effect fades along the chain: on the α-carbon, one bond further, two bonds further.
 FADE = (1.0, 0.3, 0.1)
 HALOGENS = ("F", "Cl", "Br", "I")
 BP_CLASS = {"alkane": 0, "ether": 1, "carbonyl": 2, "alcohol": 3, "acid": 4}
 COMPARABLE_MASS = 1.25
+# Boiling-point classes by SMARTS, the first that matches; a haloalkane boils above an alkane
+# and below an alcohol or acid of comparable mass (no rule against ethers or carbonyls).
+BP_GROUPS: Pairs = (("acid", "[CX3](=O)[OX2H1]"), ("alcohol", "[OX2H1][CX4]"))
+BP_GROUPS += (("carbonyl", "[CX3;!$(C-[O,N])]=O"), ("ether", "[CX4]O[CX4]"))
+HALOALKANE_ABOVE = {"alkane": 1, "alcohol": -1, "acid": -1}
+
+# The stem's phrase for each property (the first that occurs decides).
+ASKS: Pairs = (("acidic strength", "acidity"), ("in the gas phase", "basicity-gas"))
+ASKS += (("in aqueous solution", "basicity-aqueous"), ("boiling point", "bp"))
+ASKS += (("sn1", "sn1"), ("sn2", "sn2"), ("nucleophilic addition", "nucleophilic-addition"))
+ASKS += (("electrophilic substitution", "eas"), ("bond enthalp", "cx-bond"))
 
 Score = tuple[str, float] | None  # (what the score can be compared with, value)
 Compare = Callable[[Chem.Mol, Chem.Mol], int | None]
@@ -87,30 +96,10 @@ def asked(stem: str) -> Asked | None:
     direction = re.search(r"\b(increasing|decreasing)\b order", text)
     if direction is None:
         return None
-    rules = (
-        ("acidic strength", "acidity"),
-        ("basic strength in aqueous solution", "basicity-aqueous"),
-        ("basic strength in the gas phase", "basicity-gas"),
-        ("boiling point", "bp"),
-        ("sn1", "sn1"),
-        ("sn2", "sn2"),
-        ("nucleophilic addition", "nucleophilic-addition"),
-        ("electrophilic substitution", "eas"),
-        ("bond enthalp", "cx-bond"),
-    )
-    prop = next((p for phrase, p in rules if phrase in text), None)
+    prop = next((p for phrase, p in ASKS if phrase in text), None)
     if prop is None and "stability" in text:
-        prop = (
-            "carbocation"
-            if "carbocation" in text
-            else "radical"
-            if "free radical" in text
-            else None
-        )
+        prop = "carbocation" if "carbocation" in text else "radical" if "radical" in text else None
     return Asked(prop, direction.group(1) == "increasing") if prop else None
-
-
-# ---------------------------------------------------------------- features
 
 
 def _ring_substituents(mol: Chem.Mol, anchor: int) -> list[tuple[str, str]] | None:
@@ -132,50 +121,18 @@ def _ring_substituents(mol: Chem.Mol, anchor: int) -> list[tuple[str, str]] | No
         for nb in mol.GetAtomWithIdx(idx).GetNeighbors():
             if nb.GetIdx() in ring:
                 continue
-            group = _group(mol, nb.GetIdx(), idx)
+            group = _group(mol, nb.GetIdx())
             if group is None:
                 return None
             found.append((group, position))
     return found
 
 
-def _group(mol: Chem.Mol, idx: int, parent: int) -> str | None:
-    """The substituent starting at atom idx (bonded to `parent`), as the rules name it."""
-    atom = mol.GetAtomWithIdx(idx)
-    sym = atom.GetSymbol()
-    others = [n for n in atom.GetNeighbors() if n.GetIdx() != parent]
-    if sym in HALOGENS:
-        return "X"
-    if sym == "N" and atom.GetFormalCharge() == 1 and sum(n.GetSymbol() == "O" for n in others):
-        return "NO2"
-    if sym == "N" and atom.GetTotalNumHs() == 2:
-        return "NH2"
-    if sym == "O" and atom.GetTotalNumHs() == 1:
-        return "OH"
-    if (
-        sym == "O"
-        and len(others) == 1
-        and others[0].GetSymbol() == "C"
-        and others[0].GetDegree() == 1
-    ):
-        return "OCH3"
-    if sym == "C" and not atom.GetIsAromatic():
-        if atom.GetDegree() == 1:
-            return "CH3"
-        double_o = [
-            n
-            for n in others
-            if n.GetSymbol() == "O"
-            and mol.GetBondBetweenAtoms(idx, n.GetIdx()).GetBondTypeAsDouble() == 2
-        ]
-        if double_o and len(others) == 1:
-            return "CHO"
-        if (
-            double_o
-            and len(others) == 2
-            and any(n.GetSymbol() == "O" and n.GetTotalNumHs() == 1 for n in others)
-        ):
-            return "COOH"
+def _group(mol: Chem.Mol, idx: int) -> str | None:
+    """The substituent whose first atom is idx, as the rules name it (None: unknown)."""
+    for name, pattern in RING_GROUPS:
+        if any(m[0] == idx for m in mol.GetSubstructMatches(pattern)):
+            return name
     return None
 
 
@@ -194,9 +151,6 @@ def _withdrawing(mol: Chem.Mol, anchor: int) -> float | None:
 
 def _matches(mol: Chem.Mol, smarts: str) -> list[tuple[int, ...]]:
     return list(mol.GetSubstructMatches(Chem.MolFromSmarts(smarts)))
-
-
-# ---------------------------------------------------------------- acidity
 
 
 def _acid_score(mol: Chem.Mol) -> Score:
@@ -228,59 +182,20 @@ def _acid_score(mol: Chem.Mol) -> Score:
         return None if w is None else ("acid", -0.5 + 0.3 * w)
     if alpha.GetHybridization() != Chem.HybridizationType.SP3:
         return None
-    score = -1.0  # the α-carbon's +I
     dist = Chem.GetDistanceMatrix(mol)
-    for atom in mol.GetAtoms():
-        idx = atom.GetIdx()
-        carboxyl_oxygen = atom.GetSymbol() == "O" and dist[idx][carboxyl] == 1
-        if idx in (carboxyl, alpha.GetIdx()) or carboxyl_oxygen:
-            continue
-        d = int(dist[idx][alpha.GetIdx()])
-        parent = next(
-            (n for n in atom.GetNeighbors() if dist[n.GetIdx()][alpha.GetIdx()] == d - 1), None
-        )
-        if parent is None or parent.GetSymbol() != "C" or parent.GetIsAromatic():
-            continue
-        kind = _chain_group(mol, atom, parent.GetIdx())
-        if kind is None:
-            continue
-        if kind == "?":
-            return None
-        if kind == "alkyl":
-            if d == 1:
-                score += MINUS_I["alkyl"]
-            continue
-        if d <= len(FADE):
-            score += MINUS_I[kind] * FADE[d - 1]
+    carbons = [n for n in alpha.GetNeighbors() if n.GetIdx() != carboxyl]
+    chain = [n for n in carbons if not n.GetIsAromatic()]
+    if any(sum(c.GetSymbol() == "C" for c in n.GetNeighbors()) > 2 for n in chain):
+        return None  # a branched chain: the rules below count straight chains only
+    sp3 = Chem.HybridizationType.SP3
+    alkyls = sum(n.GetSymbol() == "C" and n.GetHybridization() == sp3 for n in carbons)
+    score = -1.0 + MINUS_I["alkyl"] * alkyls
+    for kind, smarts in CHAIN_GROUPS:
+        for match in _matches(mol, smarts):
+            d = int(dist[match[0]][alpha.GetIdx()])
+            if 1 <= d <= len(FADE):
+                score += MINUS_I[kind] * FADE[d - 1]
     return ("acid", score)
-
-
-def _chain_group(mol: Chem.Mol, atom: Chem.Atom, parent: int) -> str | None:
-    """The kind of a group bonded to a chain carbon: a −I group, an alkyl or aryl carbon, None
-    for a part of a group already counted (nitro O, nitrile N), "?" for one the rules lack."""
-    sym = atom.GetSymbol()
-    if sym in HALOGENS:
-        return sym
-    if sym == "N" and atom.GetFormalCharge() == 1:
-        return "NO2"
-    if sym == "O" and (
-        atom.GetFormalCharge() == -1 or mol.GetAtomWithIdx(parent).GetSymbol() == "N"
-    ):
-        return None
-    if sym == "C":
-        if atom.GetIsAromatic():
-            return "aryl"
-        if any(
-            b.GetBondTypeAsDouble() == 3 and b.GetOtherAtom(atom).GetSymbol() == "N"
-            for b in atom.GetBonds()
-        ):
-            return "CN"
-        if atom.GetHybridization() == Chem.HybridizationType.SP3:
-            return "alkyl"
-        return "?"
-    if sym == "N" and atom.GetDegree() == 1:
-        return None  # the N of a nitrile, counted with its carbon
-    return "?"
 
 
 def _cmp_acid(a: Chem.Mol, b: Chem.Mol) -> int | None:
@@ -298,25 +213,10 @@ def _cmp_acid(a: Chem.Mol, b: Chem.Mol) -> int | None:
     return _sign(order.index(sa[0]) - order.index(sb[0]))
 
 
-# ---------------------------------------------------------------- basicity
-
-
 def _amine(mol: Chem.Mol) -> Chem.Atom | None:
-    found = [
-        a
-        for a in mol.GetAtoms()
-        if a.GetSymbol() == "N"
-        and a.GetFormalCharge() == 0
-        and not a.GetIsAromatic()
-        and all(n.GetSymbol() == "C" for n in a.GetNeighbors())
-        and not any(
-            b.GetBondTypeAsDouble() > 1
-            for n in a.GetNeighbors()
-            for b in n.GetBonds()
-            if not n.GetIsAromatic()
-        )
-    ]
-    return found[0] if len(found) == 1 else None
+    """The one amine nitrogen (bonded to carbons only, none of them C=X), or None."""
+    found = _matches(mol, "[NX3;+0;!$(N~[!#6]);!$(N-C=*)]")
+    return mol.GetAtomWithIdx(found[0][0]) if len(found) == 1 else None
 
 
 def _alkyl_family(n: Chem.Atom) -> str | None:
@@ -369,9 +269,6 @@ def _cmp_base(gas: bool) -> Compare:
     return compare
 
 
-# ---------------------------------------------------------------- intermediates
-
-
 def _centre_score(mol: Chem.Mol, centre: Chem.Atom, skip: int | None = None) -> float | None:
     """How a carbon's neighbours stabilise a positive charge or an odd electron on it: an
     alkyl group 1 (hyperconjugation, +I), an aryl or vinyl group 2 (resonance) corrected by
@@ -398,26 +295,15 @@ def _centre_score(mol: Chem.Mol, centre: Chem.Atom, skip: int | None = None) -> 
 
 def _cmp_intermediate(kind: str) -> Compare:
     def score(mol: Chem.Mol) -> float | None:
-        centres = [
-            a
-            for a in mol.GetAtoms()
-            if a.GetSymbol() == "C"
-            and (
-                a.GetFormalCharge() == 1
-                if kind == "carbocation"
-                else a.GetNumRadicalElectrons() == 1
-            )
-        ]
-        if len(centres) != 1:
-            return None
-        if kind == "carbocation" and any(a.GetNumRadicalElectrons() for a in mol.GetAtoms()):
+        atoms = list(mol.GetAtoms())
+        plus = [a for a in atoms if a.GetSymbol() == "C" and a.GetFormalCharge() == 1]
+        odd = [a for a in atoms if a.GetNumRadicalElectrons()]
+        centres, others = (plus, odd) if kind == "carbocation" else (odd, plus)
+        if len(centres) != 1 or others or centres[0].GetSymbol() != "C":
             return None
         return _centre_score(mol, centres[0])
 
     return _by_score(score)
-
-
-# ---------------------------------------------------------------- substitution, C–X bond
 
 
 def _halide(mol: Chem.Mol) -> tuple[Chem.Atom, Chem.Atom] | None:
@@ -427,9 +313,9 @@ def _halide(mol: Chem.Mol) -> tuple[Chem.Atom, Chem.Atom] | None:
     return pairs[0]
 
 
-def _crowding(mol: Chem.Mol, alpha: Chem.Atom, x: int) -> float | None:
-    """Steric hindrance at the carbon attacked in SN2: each alkyl group 1 (0.2 more for each
-    branch at its own carbon, the β-carbon), each phenyl 1.5."""
+def _openness(mol: Chem.Mol, alpha: Chem.Atom, x: int) -> float | None:
+    """Minus the steric hindrance at the carbon attacked in SN2: each alkyl group 1 (0.2 more
+    for each branch at its own carbon, the β-carbon), each phenyl 1.5."""
     total = 0.0
     for nb in alpha.GetNeighbors():
         if nb.GetIdx() == x:
@@ -443,7 +329,7 @@ def _crowding(mol: Chem.Mol, alpha: Chem.Atom, x: int) -> float | None:
             total += 1.0 + 0.2 * max(0, carbons - 1)
         else:
             return None
-    return total
+    return -total
 
 
 def _skeleton(mol: Chem.Mol, x: Chem.Atom) -> str:
@@ -474,18 +360,13 @@ def _cmp_substitution(mode: str) -> Compare:
             sa = _centre_score(a, ha[1], skip=ha[0].GetIdx())
             sb = _centre_score(b, hb[1], skip=hb[0].GetIdx())
         else:
-            ca = _crowding(a, ha[1], ha[0].GetIdx())
-            cb = _crowding(b, hb[1], hb[0].GetIdx())
-            sa = None if ca is None else -ca
-            sb = None if cb is None else -cb
+            sa = _openness(a, ha[1], ha[0].GetIdx())
+            sb = _openness(b, hb[1], hb[0].GetIdx())
         if sa is None or sb is None:
             return None
         return _sign(sa - sb)
 
     return compare
-
-
-# ---------------------------------------------------------------- carbonyl, EAS
 
 
 def _carbonyl_score(mol: Chem.Mol) -> float | None:
@@ -527,25 +408,17 @@ def _eas_score(mol: Chem.Mol) -> float | None:
         for nb in mol.GetAtomWithIdx(idx).GetNeighbors():
             if nb.GetIdx() in ring:
                 continue
-            group = _group(mol, nb.GetIdx(), idx)
+            group = _group(mol, nb.GetIdx())
             if group is None or group not in ACTIVATION:
                 return None
             total += ACTIVATION[group]
     return total
 
 
-# ---------------------------------------------------------------- boiling points
-
-
 def _bp_class(mol: Chem.Mol) -> str | None:
-    if _matches(mol, "[CX3](=O)[OX2H1]"):
-        return "acid"
-    if _matches(mol, "[OX2H1][CX4]"):
-        return "alcohol"
-    if _matches(mol, "[CX3;!$(C-[O,N])]=O"):
-        return "carbonyl"
-    if _matches(mol, "[CX4]O[CX4]"):
-        return "ether"
+    for name, smarts in BP_GROUPS:
+        if _matches(mol, smarts):
+            return name
     symbols = {a.GetSymbol() for a in mol.GetAtoms()}
     if symbols <= {"C"}:
         return "alkane"
@@ -590,24 +463,14 @@ def _cmp_bp(a: Chem.Mol, b: Chem.Mol) -> int | None:
 
 def _class_order(ca: str, cb: str) -> int | None:
     if "haloalkane" in (ca, cb):
-        other = cb if ca == "haloalkane" else ca
-        if other == "alkane":
-            sign = 1
-        elif other in ("alcohol", "acid"):
-            sign = -1
-        else:
-            return None
-        return sign if ca == "haloalkane" else -sign
+        other, sign = (cb, 1) if ca == "haloalkane" else (ca, -1)
+        above = HALOALKANE_ABOVE.get(other)
+        return None if above is None else sign * above
     return _sign(BP_CLASS[ca] - BP_CLASS[cb])
 
 
-# ---------------------------------------------------------------- ordering
-
-
 def _sign(x: float) -> int | None:
-    if abs(x) < 1e-9:
-        return None
-    return 1 if x > 0 else -1
+    return None if abs(x) < 1e-9 else 1 if x > 0 else -1
 
 
 def _by_score(score: Callable[[Chem.Mol], float | None]) -> Compare:

@@ -27,6 +27,8 @@ DATA_DIR = REPO_ROOT / "data"
 # The compound classes, as NCERT groups them (a compound's class is its principal group).
 FAMILIES = frozenset(
     {
+        # Ammonia: the reference base every amine basicity order is measured against.
+        "inorganic",
         "alkane",
         "cycloalkane",
         "alkene",

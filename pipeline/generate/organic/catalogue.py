@@ -1,3 +1,5 @@
+"""Every organic-chemistry template: naming, bonds, isomers, orderings and reactions."""
+
 from __future__ import annotations
 
 from functools import cache
@@ -6,6 +8,7 @@ from pathlib import Path
 from pipeline.generate.organic.bonds import bonds_templates
 from pipeline.generate.organic.isomers import isomers_templates
 from pipeline.generate.organic.naming import naming_templates
+from pipeline.generate.organic.ordering import ordering_templates
 from pipeline.generate.organic.reactions import reactions_templates
 from pipeline.generate.organic.template import OrganicTemplate
 
@@ -17,5 +20,6 @@ def organic_templates(data_dir: Path) -> tuple[OrganicTemplate, ...]:
         *naming_templates(data_dir),
         *bonds_templates(data_dir),
         *isomers_templates(data_dir),
+        *ordering_templates(data_dir),
         *reactions_templates(data_dir),
     )

@@ -2,6 +2,7 @@
 
 Each reads the stem, the options and the structures shown, never the key, and works by its own
 method: OPSIN for names, RDKit for bonds and isomer enumeration, rules over RDKit features for
+orderings, reaction SMARTS for reactions. The kind is the template id's second part
 (`organic.<kind>.<name>`).
 """
 
@@ -15,6 +16,7 @@ from pipeline.verify.organic.bonds import bonds_answer
 from pipeline.verify.organic.isomers import isomers_answer
 from pipeline.verify.organic.naming import naming_answer
 from pipeline.verify.organic.opsin import OpsinUnavailableError
+from pipeline.verify.organic.ordering import ordering_answer
 from pipeline.verify.organic.reactions import reactions_answer
 from pipeline.verify.organic.read import ORGANIC_SOLVER
 
@@ -22,6 +24,7 @@ SOLVERS: Mapping[str, Callable[[SolverView], SolverAnswer]] = {
     "naming": naming_answer,
     "bonds": bonds_answer,
     "isomers": isomers_answer,
+    "ordering": ordering_answer,
     "reactions": reactions_answer,
 }
 

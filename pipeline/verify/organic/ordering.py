@@ -26,9 +26,8 @@ from core.records import SolverAnswer, SolverView
 from core.settings import REPO_ROOT
 from kb.organic import molecules
 from pipeline.verify.organic.opsin import smiles_of_names
-from pipeline.verify.organic.read import structures_shown
+from pipeline.verify.organic.read import ORGANIC_SOLVER, structures_shown
 
-ORGANIC_SOLVER = "offline-organic-v1"
 Pairs = tuple[tuple[str, str], ...]
 
 # How strongly a ring substituent withdraws electrons from the group it is compared with

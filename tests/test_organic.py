@@ -91,3 +91,12 @@ def test_a_structure_question_is_published_like_a_figure_and_counted_as_a_struct
     # A structure is notation, not a diagram: its class is its format, never the figure cap's.
     index = index_pool(pool)
     assert FIGURE_CLASS not in index.classes and index.structure.sum() == 1
+
+
+def test_a_radical_carbon_gets_a_dot_a_charged_one_its_hydrogens() -> None:
+    """RDKit alone draws a benzylic cation as a bare C⁺ and a radical's electron as a speck."""
+    cation = svg_of(StructureSpec(panels=(StructurePanel(smiles="[CH2+]c1ccccc1"),)))
+    radical = svg_of(StructureSpec(panels=(StructurePanel(smiles="[CH2]c1ccccc1"),)))
+    neutral = svg_of(StructureSpec(panels=(StructurePanel(smiles="Cc1ccccc1"),)))
+    assert radical.count("<circle") == 1 and "<circle" not in cation + neutral
+    assert cation != neutral and unsafe_svg(cation) is None and unsafe_svg(radical) is None

@@ -41,9 +41,34 @@ def molecule(smiles: str) -> Chem.Mol:
     return mol
 
 
+def _charged_carbon(atom: Chem.Atom) -> str:
+    """A carbocation, carbanion or radical carbon written as NCERT prints it, hydrogens and all
+    (CH₂⁺, CH⁻, CH with its dot): RDKit alone draws a bare C⁺."""
+    h = atom.GetTotalNumHs()
+    hydrogens = "" if h == 0 else "H" if h == 1 else f"H<sub>{h}</sub>"
+    charge = {1: "+", -1: "-"}.get(atom.GetFormalCharge(), "")
+    return f"C{hydrogens}" + (f"<sup>{charge}</sup>" if charge else "")
+
+
+def _radical_dot(drawer: rdMolDraw2D.MolDraw2DSVG, atom: Chem.Atom) -> str:
+    """A radical's unpaired electron as a dot over its carbon's label: RDKit's own dot is a
+    speck, and its font has no bullet to write one into the label."""
+    at = drawer.GetDrawCoords(atom.GetIdx())
+    return f'<circle cx="{at.x + 7:.1f}" cy="{at.y - 11:.1f}" r="2.6" fill="#000000"/>'
+
+
 def _panel_body(smiles: str) -> str:
     # Drawn from the canonical SMILES: one molecule, one drawing, however its SMILES is written.
     mol = molecule(Chem.MolToSmiles(molecule(smiles)))
+    marked = [
+        a
+        for a in mol.GetAtoms()
+        if a.GetSymbol() == "C" and (a.GetFormalCharge() or a.GetNumRadicalElectrons())
+    ]
+    radicals = [a.GetIdx() for a in marked if a.GetNumRadicalElectrons()]
+    for atom in marked:
+        atom.SetProp("atomLabel", _charged_carbon(atom))
+        atom.SetNumRadicalElectrons(0)  # drawn by _radical_dot (the H count is kept)
     rdDepictor.SetPreferCoordGen(True)
     rdDepictor.Compute2DCoords(mol)
     drawer = rdMolDraw2D.MolDraw2DSVG(PANEL_WIDTH, PANEL_HEIGHT)
@@ -54,11 +79,12 @@ def _panel_body(smiles: str) -> str:
     options.clearBackground = False
     options.addStereoAnnotation = False
     rdMolDraw2D.PrepareAndDrawMolecule(drawer, mol)
+    dots = [_radical_dot(drawer, mol.GetAtomWithIdx(i)) for i in radicals]
     drawer.FinishDrawing()
     m = _BODY.search(drawer.GetDrawingText())
     if m is None:  # pragma: no cover - RDKit always writes its header comment
         raise StructureError("RDKit's SVG had no header to strip")
-    return m.group(1).strip()
+    return "\n".join([m.group(1).strip(), *dots])
 
 
 def structure_svg(spec: StructureSpec) -> str:

@@ -55,10 +55,24 @@ def test_every_compound_name_is_read_by_opsin_as_its_structure() -> None:
     assert wrong == []
     structures = [fragments_key(c.smiles) for c in compounds.values()]
     assert len(structures) == len(set(structures))  # one name per structure
+
+
+def test_the_shared_table_is_the_only_compound_list() -> None:
+    """reactions.json keeps no compounds of its own: every instance names the shared table's
+    `molecule_id`, and a compound is called by the table's IUPAC name, its SMILES the table's."""
+    raw = json.loads((DATA_DIR / "kb/organic/reactions.json").read_text(encoding="utf-8"))
+    assert set(raw) == {"source", "reactions"}
     shared = {m.molecule_id: m for m in molecules(DATA_DIR)}
-    for c in compounds.values():  # the shared table, where it names the compound, agrees
-        if c.molecule_id in shared:
-            assert fragments_key(shared[c.molecule_id].smiles) == fragments_key(c.smiles)
+    used = {
+        c
+        for r in raw["reactions"]
+        for i in r["instances"]
+        for c in (i["substrate"], *i["products"])
+    }
+    assert used - set(shared) == set()
+    for c in table(DATA_DIR).compounds.values():
+        m = shared[c.molecule_id]
+        assert (c.name, c.smiles, c.family) == (m.iupac, m.smiles, m.family)
 
 
 def test_every_authored_instance_is_what_the_reagents_smarts_make() -> None:

@@ -3,7 +3,8 @@ ch. 6–9, and chains of two or three of them.
 
 The authored table `data/kb/organic/reactions.json` lists each reaction (NCERT's name, its
 reagent and conditions as NCERT prints them, its topic) and concrete instances (substrate ->
-product, by compound id). The templates, per topic:
+product, by the shared compound table's `molecule_id`: kb.organic.molecules is the one list of
+compounds, names and structures). The templates, per topic:
 
 - product (Easy): `A —[reagent]→ B`, the starting compound drawn; which is B?
 - name (Easy): the conversion shown is known as … (named reactions only);
@@ -112,17 +113,34 @@ def _compound(molecule_id: str, smiles: str, name: str, family: str) -> Compound
 
 @cache
 def table(data_dir: Path) -> Table:
+    """The reactions of `reactions.json` over the shared compound table (kb.organic.molecules):
+    an instance names its compounds by the table's `molecule_id`, and every other compound of
+    the table may serve as a distractor."""
     raw = json.loads((data_dir / TABLE).read_text(encoding="utf-8"))
-    compounds = {
-        c["molecule_id"]: _compound(c["molecule_id"], c["smiles"], c["iupac"], c["family"])
-        for c in raw["compounds"]
+    # Names: a compound is always called by the table's IUPAC name (`iupac`), in stems, options
+    # and explanations alike; NCERT's common names are never used (these questions never chose
+    # one deliberately: "aniline", "benzaldehyde", "toluene" were written as IUPAC names, and
+    # the table writes them benzenamine, benzenecarbaldehyde, methylbenzene). One structure
+    # keeps one entry (stereoisomers count as one structure), so no two options name the same
+    # compound: the entry an instance names, else the one without stereo, else the first.
+    used = {
+        c
+        for r in raw["reactions"]
+        for i in r["instances"]
+        for c in (i["substrate"], *i["products"])
     }
-    # The shared table's other compounds widen the distractors; one structure keeps one name
-    # (this table's), so no two options ever name the same compound (stereoisomers included).
-    seen = {_canonical(c.smiles) for c in compounds.values()}
-    for m in molecules(data_dir):
+    shared = molecules(data_dir)
+    missing = used - {m.molecule_id for m in shared}
+    if missing:
+        raise KeyError(f"reactions.json names compounds the table lacks: {sorted(missing)}")
+    ordered = sorted(
+        shared, key=lambda m: (m.molecule_id not in used, any(c in m.smiles for c in "@/\\"))
+    )
+    compounds: dict[str, Compound] = {}
+    seen: set[str | None] = set()
+    for m in ordered:
         key = _canonical(m.smiles)
-        if m.molecule_id not in compounds and key is not None and key not in seen:
+        if key is not None and key not in seen:
             compounds[m.molecule_id] = _compound(m.molecule_id, m.smiles, m.iupac, m.family)
             seen.add(key)
     reactions, steps = [], []

@@ -28,6 +28,11 @@ class StructureSpec(Record):
     kind: Literal["structure"] = "structure"
     panels: tuple[StructurePanel, ...] = Field(min_length=1, max_length=MAX_PANELS)
 
+    @classmethod
+    def of(cls, smiles: str) -> StructureSpec:
+        """A figure of one unlabelled structure."""
+        return cls(panels=(StructurePanel(smiles=smiles),))
+
     def smiles_labelled(self, label: str) -> str | None:
         """The SMILES of the structure printed with this label, or None."""
         return next((p.smiles for p in self.panels if p.label == label), None)

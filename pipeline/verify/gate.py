@@ -69,6 +69,12 @@ HYGIENE = "hygiene-check-v1"
 LONGEST_OPTION_RATIO = 1.5
 
 
+def key_stands_out(key: str, distractors: Sequence[str]) -> bool:
+    """Whether the key is by far the longest option (test-wise students pick it)."""
+    longest = max(len(d) for d in distractors)
+    return len(key) >= LONGEST_OPTION_RATIO * longest and len(key) - longest >= 10
+
+
 def hygiene_problem(draft: Draft) -> str | None:
     """A named flaw that would let a student answer without knowing the content, or None.
 
@@ -78,9 +84,8 @@ def hygiene_problem(draft: Draft) -> str | None:
     """
     c = draft.content
     texts = [o.text.strip().lower() for o in c.options]
-    key_length = len(texts[OPTION_KEYS.index(c.correct_key)])
-    longest_other = max(len(t) for i, t in enumerate(texts) if OPTION_KEYS[i] != c.correct_key)
-    if key_length >= LONGEST_OPTION_RATIO * longest_other and key_length - longest_other >= 10:
+    key = OPTION_KEYS.index(c.correct_key)
+    if key_stands_out(texts[key], [t for i, t in enumerate(texts) if i != key]):
         return "longest_option"
     if c.format is not QuestionFormat.NUMERICAL:
         for i, a in enumerate(texts):

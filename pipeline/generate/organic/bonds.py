@@ -24,7 +24,12 @@ from core.figures import StructurePanel, StructureSpec
 from core.records import QuestionFormat
 from kb.organic import Molecule, molecules
 from pipeline.difficulty import Demand
-from pipeline.generate.organic.template import OrganicQuestion, OrganicTemplate
+from pipeline.generate.organic.template import (
+    OrganicQuestion,
+    OrganicTemplate,
+    options_clash,
+    subscripted,
+)
 
 KIND = "bonds"
 LETTERS = ("P", "Q", "R", "S")
@@ -154,16 +159,6 @@ def counted(data_dir: Path) -> tuple[Counted, ...]:
     return tuple(c for c in found if c is not None and c.rings >= 0)
 
 
-def subscripted(formula: str) -> str:
-    return formula.translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
-
-
-def _clash(texts: Sequence[str]) -> bool:
-    return len(set(texts)) < len(texts) or any(
-        i != j and a in b for i, a in enumerate(texts) for j, b in enumerate(texts)
-    )
-
-
 def _options(
     rng: random.Random, key: str, mistakes: Sequence[str]
 ) -> tuple[tuple[str, str, str, str], str] | None:
@@ -171,17 +166,13 @@ def _options(
     given: the likeliest first), shuffled; None when there are not three."""
     chosen: list[str] = []
     for m in mistakes:
-        if len(chosen) < 3 and not _clash([key, *chosen, m]):
+        if len(chosen) < 3 and not options_clash([key, *chosen, m]):
             chosen.append(m)
     if len(chosen) < 3:
         return None
     texts = [key, *chosen]
     rng.shuffle(texts)
     return (texts[0], texts[1], texts[2], texts[3]), key
-
-
-def _single(smiles: str) -> StructureSpec:
-    return StructureSpec(panels=(StructurePanel(smiles=smiles, label=""),))
 
 
 def _pool_draw(
@@ -241,7 +232,7 @@ def _sigma_pi(
                 f"{c.hydrogens} bonds to hydrogen included) and {p} π bond(s)."
             ),
             group=c.molecule.molecule_id,
-            structures=_single(c.molecule.smiles),
+            structures=StructureSpec.of(c.molecule.smiles),
             alt=ONE_ALT,
             params=(("molecule", c.molecule.molecule_id),),
         )
@@ -290,7 +281,7 @@ def _hybrid(
                 f"In {c.molecule.iupac} there are {a} sp³, {b} sp² and {s} sp carbon atoms."
             ),
             group=c.molecule.molecule_id,
-            structures=_single(c.molecule.smiles),
+            structures=StructureSpec.of(c.molecule.smiles),
             alt=ONE_ALT,
             params=(("molecule", c.molecule.molecule_id),),
         )
@@ -369,7 +360,7 @@ def _dbe_structure(data_dir: Path) -> Callable[[int], OrganicQuestion | None]:
                 f"({c.rings} ring(s), {c.pi} π bond(s))."
             ),
             group=c.molecule.molecule_id,
-            structures=_single(c.molecule.smiles),
+            structures=StructureSpec.of(c.molecule.smiles),
             alt=ONE_ALT,
             params=(("molecule", c.molecule.molecule_id),),
         )

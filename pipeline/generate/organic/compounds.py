@@ -122,7 +122,3 @@ def compound_of(m: Molecule) -> Compound | None:
 def compounds(data_dir: Path) -> tuple[Compound, ...]:
     found = (compound_of(m) for m in molecules(data_dir))
     return tuple(c for c in found if c is not None)
-
-
-def subscripted(formula: str) -> str:
-    return formula.translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))

@@ -21,8 +21,14 @@ from core.figures import StructurePanel, StructureSpec
 from core.records import QuestionFormat
 from kb.retrieval import content_tokens
 from pipeline.difficulty import Demand
-from pipeline.generate.organic.compounds import Compound, compounds, subscripted
-from pipeline.generate.organic.template import OrganicQuestion, OrganicTemplate
+from pipeline.generate.organic.compounds import Compound, compounds
+from pipeline.generate.organic.template import (
+    OrganicQuestion,
+    OrganicTemplate,
+    options_clash,
+    subscripted,
+)
+from pipeline.verify.gate import key_stands_out
 
 KIND = "naming"
 LETTERS = ("P", "Q", "R", "S")
@@ -62,14 +68,6 @@ ALCOHOL_CLASSES = ("primary alcohol", "secondary alcohol", "tertiary alcohol", "
 DEGREE = {1: "primary", 2: "secondary", 3: "tertiary"}
 
 
-def _clash(texts: Sequence[str]) -> bool:
-    """True when one text sits inside another (a student could eliminate by it)."""
-    low = [t.lower() for t in texts]
-    return len(set(low)) < len(low) or any(
-        i != j and a in b for i, a in enumerate(low) for j, b in enumerate(low)
-    )
-
-
 def _pick(rng: random.Random, key: str, pools: Sequence[Sequence[str]], n: int = 3) -> list[str]:
     """n distractors, taken from the pools in order (each pool shuffled), none clashing."""
     chosen: list[str] = []
@@ -77,15 +75,9 @@ def _pick(rng: random.Random, key: str, pools: Sequence[Sequence[str]], n: int =
         items = sorted(set(pool))
         rng.shuffle(items)
         for item in items:
-            if len(chosen) < n and not _clash([key, *chosen, item]):
+            if len(chosen) < n and not options_clash([key, *chosen, item]):
                 chosen.append(item)
-    return chosen if len(chosen) == n and not _stands_out(key, chosen) else []
-
-
-def _stands_out(key: str, distractors: Sequence[str]) -> bool:
-    """True when the key is by far the longest option (a test-wise student would pick it)."""
-    longest = max(len(d) for d in distractors)
-    return len(key) >= 1.5 * longest and len(key) - longest >= 10
+    return chosen if len(chosen) == n and not key_stands_out(key, chosen) else []
 
 
 def _options(
@@ -94,10 +86,6 @@ def _options(
     texts = [key, *distractors]
     rng.shuffle(texts)
     return (texts[0], texts[1], texts[2], texts[3]), key
-
-
-def _single(smiles: str) -> StructureSpec:
-    return StructureSpec(panels=(StructurePanel(smiles=smiles, label=""),))
 
 
 ONE_ALT = "The structural formula of one organic compound."
@@ -200,7 +188,7 @@ def _structure_to_name(
             correct=correct,
             explanation=explanation,
             group=c.molecule.molecule_id,
-            structures=_single(c.smiles),
+            structures=StructureSpec.of(c.smiles),
             caption="",
             alt=ONE_ALT,
             params=(("molecule", c.molecule.molecule_id),),
@@ -331,7 +319,7 @@ def _class_shown(
             rest = [x for x in labels if x != cls]
             rng.shuffle(rest)
             distractors = rest[:3]
-            if _stands_out(cls, distractors):  # "carboxylic acid" among "amine", "ester", …
+            if key_stands_out(cls, distractors):  # "carboxylic acid" among "amine", "ester", …
                 longest = max(rest, key=len)
                 distractors = [longest, *[x for x in distractors if x != longest][:2]]
             key = cls
@@ -351,7 +339,7 @@ def _class_shown(
             correct=correct,
             explanation=explanation,
             group=c.molecule.molecule_id,
-            structures=_single(c.smiles),
+            structures=StructureSpec.of(c.smiles),
             alt=ONE_ALT,
             params=(("molecule", c.molecule.molecule_id),),
         )

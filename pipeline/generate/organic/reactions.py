@@ -34,7 +34,7 @@ from typing import Any
 from rdkit import Chem
 from rdkit.Chem.rdMolDescriptors import CalcMolFormula
 
-from core.figures import StructurePanel, StructureSpec
+from core.figures import StructureSpec
 from core.records import QuestionFormat
 from kb.organic import molecules
 from kb.retrieval import content_tokens
@@ -330,8 +330,7 @@ def _compound_tiers(
 
 
 def _figure(ix: Index, molecule_id: str) -> StructureSpec:
-    smiles = ix.table.compounds[molecule_id].smiles
-    return StructureSpec(panels=(StructurePanel(smiles=smiles, label=""),))
+    return StructureSpec.of(ix.table.compounds[molecule_id].smiles)
 
 
 def _arrows(chain: tuple[Step, ...], last: str | None = None) -> str:

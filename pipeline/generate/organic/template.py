@@ -9,7 +9,7 @@ which of its methods applies.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from core.figures import StructureSpec
@@ -20,6 +20,22 @@ from pipeline.figures.templates import drawn_figure, seeded_drafts
 
 ORGANIC_GENERATOR = "offline.organic"
 ORGANIC_PREFIX = "organic."
+_SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def subscripted(formula: str) -> str:
+    """A molecular formula as printed: C4H10O → C₄H₁₀O."""
+    return formula.translate(_SUBSCRIPTS)
+
+
+def options_clash(texts: Sequence[str]) -> bool:
+    """True when two option texts are the same or one sits inside another, in any case: a
+    student could eliminate by it. Stricter than the gate's hygiene (short texts count too), so
+    a template never offers "3" beside "13"."""
+    low = [t.lower() for t in texts]
+    return len(set(low)) < len(low) or any(
+        i != j and a in b for i, a in enumerate(low) for j, b in enumerate(low)
+    )
 
 
 @dataclass(frozen=True)

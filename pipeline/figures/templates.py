@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from core.figures import FigureSpec
 from core.records import (
@@ -19,6 +20,7 @@ from core.records import (
     Provenance,
     QuestionFormat,
     Subject,
+    SyllabusTag,
     choice_draft,
 )
 from kb.syllabus import Syllabus
@@ -90,10 +92,51 @@ def figure_draft(template: FigureTemplate, seed: int, syllabus: Syllabus) -> Dra
     question = template.draw(seed)
     if question is None:
         return None
-    difficulty, reason = rated(template.demand)
-    group = question.group or "all"
-    draft = choice_draft(
+    return seeded_draft(
+        FIGURE_GENERATOR,
+        template.template_id,
         syllabus.topic(template.topic_id).tag,
+        rated(template.demand),
+        question,
+        question.group or "all",
+        seed,
+        (figure_ref(question),),
+    )
+
+
+class Asked(Protocol):
+    """What a seeded template's question asks: the fields a draft is made of."""
+
+    @property
+    def format(self) -> QuestionFormat: ...
+    @property
+    def stem(self) -> str: ...
+    @property
+    def options(self) -> tuple[str, str, str, str]: ...
+    @property
+    def correct(self) -> str: ...
+    @property
+    def explanation(self) -> str: ...
+    @property
+    def params(self) -> tuple[tuple[str, str], ...]: ...
+
+
+def seeded_draft(
+    generator: str,
+    template_id: str,
+    tag: SyllabusTag,
+    rating: tuple[Difficulty, str],
+    question: Asked,
+    group: str,
+    seed: int,
+    figures: tuple[FigureRef, ...],
+) -> Draft:
+    """A seeded template's draft: the question with its difficulty and reason, its figures, and
+    a provenance naming the template, the seed and what the question is about (`group`: its
+    near-duplicate key)."""
+    difficulty, reason = rating
+    draft = choice_draft(
+        tag,
         difficulty,
         reason,
         question.format,
@@ -102,16 +145,14 @@ def figure_draft(template: FigureTemplate, seed: int, syllabus: Syllabus) -> Dra
         question.correct,
         question.explanation,
         Provenance(
-            generator=FIGURE_GENERATOR,
-            template_id=template.template_id,
-            params=(
-                ("key", f"{template.template_id}|{group}"),
-                ("seed", str(seed)),
-                *question.params,
-            ),
+            generator=generator,
+            template_id=template_id,
+            params=(("key", f"{template_id}|{group}"), ("seed", str(seed)), *question.params),
         ),
     )
-    content = draft.content.model_copy(update={"figures": (figure_ref(question),)})
+    if not figures:
+        return draft
+    content = draft.content.model_copy(update={"figures": figures})
     return draft.model_copy(update={"content": content})
 
 

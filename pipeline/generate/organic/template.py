@@ -13,10 +13,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from core.figures import StructureSpec
-from core.records import Difficulty, Draft, Provenance, QuestionFormat, Subject, choice_draft
+from core.records import Difficulty, Draft, QuestionFormat, Subject
 from kb.syllabus import Syllabus
 from pipeline.difficulty import Demand, rated
-from pipeline.figures.templates import drawn_figure, seeded_drafts
+from pipeline.figures.templates import drawn_figure, seeded_draft, seeded_drafts
 
 ORGANIC_GENERATOR = "offline.organic"
 ORGANIC_PREFIX = "organic."
@@ -77,33 +77,25 @@ def organic_draft(template: OrganicTemplate, seed: int, syllabus: Syllabus) -> D
     question = template.draw(seed)
     if question is None:
         return None
-    difficulty, reason = rated(question.demand or template.demand)
-    if difficulty != template.difficulty:
+    rating = rated(question.demand or template.demand)
+    if rating[0] != template.difficulty:
         return None  # a draw rated apart from its template belongs to another cell
-    draft = choice_draft(
-        syllabus.topic(template.topic_id).tag,
-        difficulty,
-        reason,
-        question.format,
-        question.stem,
-        question.options,
-        question.correct,
-        question.explanation,
-        Provenance(
-            generator=ORGANIC_GENERATOR,
-            template_id=template.template_id,
-            params=(
-                ("key", f"{template.template_id}|{question.group}"),
-                ("seed", str(seed)),
-                *question.params,
-            ),
-        ),
+    figures = (
+        (drawn_figure(question.structures, question.caption, question.alt),)
+        if question.structures is not None
+        else ()
     )
-    if question.structures is None:
-        return draft
-    figure = drawn_figure(question.structures, question.caption, question.alt)
-    content = draft.content.model_copy(update={"figures": (figure,)})
-    return draft.model_copy(update={"content": content})
+    tag = syllabus.topic(template.topic_id).tag
+    return seeded_draft(
+        ORGANIC_GENERATOR,
+        template.template_id,
+        tag,
+        rating,
+        question,
+        question.group,
+        seed,
+        figures,
+    )
 
 
 def organic_drafts(

@@ -9,6 +9,7 @@ refuses the key moved to another option. Abstentions are counted: none are expec
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from unittest import mock
@@ -25,6 +26,7 @@ from pipeline.figures import templates as figure_templates_module
 from pipeline.generate.organic.ordering import (
     NOUNS,
     PHRASES,
+    RANKINGS_FILE,
     Ranking,
     ordering_templates,
     rankings,
@@ -38,8 +40,6 @@ from tests.test_figures import STUB_SVG, key_moved
 DATA_DIR = REPO_ROOT / "data"
 SEEDS = 200
 MAX_ABSTAIN = 0.05
-# The main compound table holds some 300 compounds or more; fewer means only ours is here.
-MAIN_TABLE = 100
 RENDERED_PER_TEMPLATE = 2
 TEMPLATES = ordering_templates(DATA_DIR)
 RANKINGS = rankings(DATA_DIR)
@@ -105,28 +105,34 @@ def test_every_ranking_is_decided_by_the_solver_rules() -> None:
 
 @needs_java
 def test_ranking_names_are_read_by_opsin_as_their_structures() -> None:
-    names = {c.name: c.smiles for r in RANKINGS for c in r.compounds if c.name}
+    """The table's names for the compounds the rankings use read back as the table's SMILES."""
+    table = molecules_by_id(DATA_DIR)
+    used = {c.molecule_id for r in RANKINGS for c in r.compounds if c.molecule_id}
+    names = {table[m].iupac: table[m].smiles for m in used}
     read = smiles_of_names(names)
     wrong = {n: (read[n], s) for n, s in names.items() if read[n] != canonical(s)}
     assert not wrong
 
 
 def test_compounds_are_the_tables() -> None:
-    """A neutral compound names its id in the compound table (the IUPAC name, lower-cased,
-    other characters "-"), with the table's name and structure. On a branch without the main
-    table only the compounds of ordering-extra.json can be looked up."""
+    """A neutral compound is named in the rankings file by its id in the compound table alone
+    (the IUPAC name, lower-cased, other characters "-"), and takes the table's name and
+    structure; only ions and radicals, which the table does not hold, carry their own SMILES."""
     table = molecules_by_id(DATA_DIR)
-    whole = len(table) >= MAIN_TABLE
-    for r in RANKINGS:
-        for c in r.compounds:
-            if not c.name:
+    raw = json.loads((DATA_DIR / RANKINGS_FILE).read_text(encoding="utf-8"))
+    for r in raw["rankings"]:
+        for c in r["compounds"]:
+            assert "name" not in c, (r["id"], c)
+            assert ("molecule_id" in c) != ("smiles" in c), (r["id"], c)
+            if "molecule_id" in c:
+                assert c["molecule_id"] in table, f"{r['id']}: {c['molecule_id']} not in the table"
+    for ranking in RANKINGS:
+        for rc in ranking.compounds:
+            if not rc.molecule_id:
                 continue
-            assert c.molecule_id == re.sub(r"[^a-z0-9]+", "-", c.name.lower()).strip("-")
-            entry = table.get(c.molecule_id)
-            assert entry is not None or not whole, f"{r.id}: {c.molecule_id} not in the table"
-            if entry is not None:
-                assert entry.iupac == c.name, c.molecule_id
-                assert canonical(entry.smiles) == canonical(c.smiles), c.molecule_id
+            entry = table[rc.molecule_id]
+            assert rc.molecule_id == re.sub(r"[^a-z0-9]+", "-", rc.name.lower()).strip("-")
+            assert (rc.name, rc.smiles) == (entry.iupac, entry.smiles), rc.molecule_id
 
 
 def test_topics_get_every_difficulty_their_rankings_allow() -> None:

@@ -2,9 +2,12 @@
 
 Each ranking (`data/kb/organic/rankings.json`) lists compounds in increasing order of one
 property, as NCERT states it or as its rules decide it unambiguously, with the effects the order
-rests on. A question draws some of them (any subset keeps the order), shows them as labelled
-structures (I, II, …) or by name on lettered lines (A, B, …), and asks for the increasing or
-the decreasing order. Options are written "II < I < IV < III" (or with ">" from the top).
+rests on. A neutral compound is named there by its `molecule_id` alone: its IUPAC name and
+SMILES are the compound table's (`kb.organic.molecules`), so they live in one place; an ion or
+radical, which the table does not hold, carries its own SMILES and display formula. A question
+draws some of them (any subset keeps the order), shows them as labelled structures (I, II, …)
+or by name on lettered lines (A, B, …), and asks for the increasing or the decreasing order.
+Options are written "II < I < IV < III" (or with ">" from the top).
 
 Difficulty follows what the order asks of a student:
 - Easy: three compounds from a ranking of one effect; the distractors are the reverse and the
@@ -24,8 +27,9 @@ import random
 from functools import cache
 from itertools import combinations, permutations
 from pathlib import Path
+from typing import Any
 
-from pydantic import Field
+from pydantic import Field, ValidationInfo, model_validator
 from rdkit import Chem
 from rdkit.Chem import rdMolDescriptors
 
@@ -33,6 +37,7 @@ from core.figures import StructurePanel, StructureSpec
 from core.ids import digest
 from core.record import Record
 from core.records import QuestionFormat
+from kb.organic import molecules_by_id
 from pipeline.difficulty import Demand
 from pipeline.generate.organic.template import OrganicQuestion, OrganicTemplate
 
@@ -73,6 +78,24 @@ class RankedCompound(Record):
     name: str = ""
     display: str = ""
 
+    @model_validator(mode="before")
+    @classmethod
+    def _from_table(cls, data: Any, info: ValidationInfo) -> Any:
+        """Read from the rankings file (with the table as context): a neutral compound gives its
+        `molecule_id` alone and takes its name and SMILES from the table; an ion or radical
+        gives its SMILES and display formula, never a name."""
+        table = (info.context or {}).get("table")
+        if table is None or not isinstance(data, dict):
+            return data
+        if "name" in data or ("molecule_id" in data and "smiles" in data):
+            raise ValueError(f"{data}: a neutral compound's name and SMILES are the table's")
+        if "molecule_id" not in data:
+            return data
+        entry = table.get(data["molecule_id"])
+        if entry is None:
+            raise ValueError(f"{data['molecule_id']!r} is not in the compound table")
+        return {**data, "smiles": entry.smiles, "name": entry.iupac}
+
 
 class Ranking(Record):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
@@ -105,7 +128,8 @@ class RankingFile(Record):
 @cache
 def rankings(data_dir: Path) -> tuple[Ranking, ...]:
     path = data_dir / RANKINGS_FILE
-    table = RankingFile.model_validate(json.loads(path.read_text(encoding="utf-8")))
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    table = RankingFile.model_validate(raw, context={"table": molecules_by_id(data_dir)})
     ids = [r.id for r in table.rankings]
     if len(set(ids)) != len(ids):
         raise ValueError("ranking ids repeat")

@@ -121,7 +121,11 @@ def _match_question(t: Table, by_class: dict[str, list[Step]], seed: int) -> Org
     if not rest:
         return None
     classes = [*first, *rng.choice(rest)]
-    steps = [rng.choice(by_class[c]) for c in classes]
+    # Elimination pairs with nucleophilic substitution only: both a haloalkane with KOH.
+    pools = [
+        [s for s in by_class[c] if c != EL or s.reaction.reaction_id == "alc-koh"] for c in classes
+    ]
+    steps = [rng.choice(pool) for pool in pools]
     if len({s.substrate for s in steps}) < 4:
         return None
     order = list(range(4))

@@ -22,6 +22,7 @@ from pipeline.generate.organic.reactions import index, reactions_templates, tabl
 from pipeline.generate.organic.template import OrganicTemplate, organic_draft
 from pipeline.verify.gate import hygiene_problem, solver_view
 from pipeline.verify.organic.opsin import smiles_of_names
+from pipeline.verify.organic.reaction_types import classify
 from pipeline.verify.organic.reactions import (
     fragments_key,
     names_of,
@@ -36,6 +37,8 @@ TEMPLATES = reactions_templates(DATA_DIR)
 IDS = [t.template_id for t in TEMPLATES]
 SEEDS = 200
 MIN_THREE_STEP_CHAINS = 60
+TYPES_TOPIC = "che-types-of-organic-reactions"
+MIN_TYPES_GROUPS = 12  # the topic floor (10) and some to spare, per difficulty
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -134,9 +137,12 @@ def test_drafts_are_fair_and_solved_to_their_key(
             assert hygiene_problem(draft) is None, (seed, [o.text for o in c.options])
             texts = [c.stem_markdown, c.explanation_markdown, *(o.text for o in c.options)]
             assert all(live_markup(x) is None for x in texts)
-            assert len(c.figures) == 1 and isinstance(c.figures[0].spec, StructureSpec)
-            key_text = next(o.text for o in c.options if o.key == c.correct_key)
-            assert key_text not in c.figures[0].alt
+            if template.topic_id == TYPES_TOPIC:
+                assert not c.figures  # conversions written by name, classified by structure
+            else:
+                assert len(c.figures) == 1 and isinstance(c.figures[0].spec, StructureSpec)
+                key_text = next(o.text for o in c.options if o.key == c.correct_key)
+                assert key_text not in c.figures[0].alt
             got = reactions_answer(solver_view(draft))
             if got.choice is None:
                 abstained[got.note] += 1
@@ -144,11 +150,14 @@ def test_drafts_are_fair_and_solved_to_their_key(
             assert got.choice == c.correct_key and got.confidence >= 0.1, (seed, got)
             moved = reactions_answer(solver_view(key_moved(draft)))
             assert moved.choice != c.correct_key, (seed, moved)
-            faces.add(c.stem_markdown + repr(c.figures[0].spec))
+            faces.add(c.stem_markdown + repr(c.figures[0].spec if c.figures else None))
             groups.add(dict(draft.provenance.params)["key"])
     assert made >= SEEDS // 4, made
     assert not abstained, abstained
-    assert len(faces) >= 1 and len(groups) == len(faces)
+    if template.topic_id == TYPES_TOPIC:  # one group: the same conversions in any order
+        assert len(groups) >= MIN_TYPES_GROUPS, len(groups)
+    else:
+        assert len(faces) >= 1 and len(groups) == len(faces)
 
 
 def test_every_starting_structure_is_drawn() -> None:
@@ -166,6 +175,35 @@ def test_a_real_draft_carries_its_drawn_figure(syllabus: Syllabus) -> None:
     assert draft is not None
     figure = draft.content.figures[0]
     assert isinstance(figure.spec, StructureSpec) and figure.width > 0 and figure.height > 0
+
+
+def test_the_types_solver_classifies_by_structure_and_reagent() -> None:
+    """The rule tables of pipeline.verify.organic.reaction_types on NCERT's own examples: the
+    same substrate with two reagents, the same reagent with and without peroxide."""
+    cases = {
+        ("2-bromopropane", "aq. KOH", "propan-2-ol"): "Nucleophilic substitution",
+        ("2-bromopropane", "alc. KOH, heat", "propene"): "Elimination",
+        ("propene", "HBr", "2-bromopropane"): "Electrophilic addition",
+        ("propene", "HBr, (C₆H₅CO)₂O₂", "1-bromopropane"): "Free radical addition",
+        ("methane", "Cl₂, hν", "chloromethane"): "Free radical substitution",
+        ("benzene", "Cl₂, anhyd. FeCl₃", "chlorobenzene"): "Electrophilic substitution",
+        ("propanone", "HCN, OH⁻", "2-hydroxy-2-methylpropanenitrile"): "Nucleophilic addition",
+        (
+            "chlorobenzene",
+            "(i) NaOH, 623 K, 300 atm (ii) H⁺",
+            "phenol",
+        ): "Nucleophilic substitution",
+        ("ethene", "H₂, Ni, 523 K", "ethane"): None,
+    }
+    for (substrate, reagent, product), want in cases.items():
+        assert classify(substrate, reagent, product) == want, (substrate, reagent)
+    types = (REPO_ROOT / "pipeline/verify/organic/reaction_types.py").read_text(encoding="utf-8")
+    assert "pipeline.generate.organic" not in types and "reactions.json" not in types
+
+
+def test_the_types_topic_has_every_difficulty() -> None:
+    levels = {t.difficulty for t in TEMPLATES if t.topic_id == TYPES_TOPIC}
+    assert levels == set(Difficulty)
 
 
 def test_the_solver_never_reads_the_generator_or_its_table() -> None:

@@ -39,6 +39,7 @@ from core.records import QuestionFormat
 from kb.organic import molecules
 from kb.retrieval import content_tokens
 from pipeline.difficulty import Demand
+from pipeline.generate.organic.reaction_types import types_templates
 from pipeline.generate.organic.template import OrganicQuestion, OrganicTemplate
 
 KIND = "reactions"
@@ -552,4 +553,4 @@ def reactions_templates(data_dir: Path) -> tuple[OrganicTemplate, ...]:
                     draw=_drawer(ix, items, fn),
                 )
             )
-    return tuple(made)
+    return (*made, *types_templates(ix.table, KIND))

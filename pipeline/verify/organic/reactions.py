@@ -30,6 +30,7 @@ from core.records import SolverAnswer, SolverView
 from core.settings import REPO_ROOT
 from kb.organic import molecules
 from pipeline.verify.organic.opsin import smiles_of_names
+from pipeline.verify.organic.reaction_types import is_types_question, types_answer
 from pipeline.verify.organic.read import structures_shown
 
 ORGANIC_SOLVER = "offline-organic-v1"
@@ -193,7 +194,10 @@ def _single(hits: list[int]) -> int | None:
 
 
 def reactions_answer(view: SolverView) -> SolverAnswer:
-    """The option the reagents of the stem lead to, or an abstention."""
+    """The option the reagents of the stem lead to, or an abstention; a question about the
+    type of a conversion is classified by its own rules (reaction_types)."""
+    if is_types_question(view):
+        return types_answer(view)
     spec = structures_shown(view)
     options = tuple(o.text for o in view.options)
     if spec is None or len(spec.panels) != 1:

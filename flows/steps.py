@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -44,9 +44,18 @@ from pipeline.fill.coverage import (
     topic_coverage,
 )
 from pipeline.fill.engine import CellReport
-from pipeline.fill.pool import Resume, figure_deficits, fill_pool, topic_deficits
+from pipeline.fill.pool import (
+    FIGURES,
+    STRUCTURES,
+    Drawing,
+    Resume,
+    figure_deficits,
+    fill_pool,
+    topic_deficits,
+)
 from pipeline.fill.rounds import fill_until_assembled
 from pipeline.generate.drafter import Drafter, FigureDrafter, OfflineDrafter
+from pipeline.generate.organic.catalogue import structure_templates
 from pipeline.relabel import RELABELLED, Rater, relabellings
 from pipeline.serve.outbox import OutboxProblem, outbox_entry
 from pipeline.templates.catalogue import TEMPLATES_BY_ID
@@ -323,40 +332,60 @@ def topic_floor_step(services: Services) -> TopicFloorSummary:
 
 
 def figure_floor_step(services: Services, date: dt.date) -> int:
-    """Top every figure template up to QFORGE_FIGURE_FLOOR never-used questions with the
-    offline engine, so the date's paper, built next, finds its figure questions; returns how
-    many were added. Once the paper is stored there is nothing to do (a rerun of the night adds
-    nothing). Each template's drafts start after those it has had solved (drawing a figure is
-    the cost of a draft, so none is drawn again only to be passed over), and a draft solved
-    before is never solved again."""
+    """Top every figure template up to QFORGE_FIGURE_FLOOR never-used questions, and every
+    organic unit × difficulty up to as many never-used questions with structures (from the
+    organic templates that show them), with the offline engine, so the date's paper, built next,
+    finds its figure and structure questions; returns how many were added.
+    Once the paper is stored there is nothing to do (a rerun of the night adds nothing). Each
+    template's drafts start after those it has had solved (drawing a figure is the cost of a
+    draft, so none is drawn again only to be passed over), and a draft solved before is never
+    solved again."""
     s = services.settings
     drafter, solver = offline_engine(services)
-    if not s.figure_floor or not isinstance(drafter, OfflineDrafter) or not drafter.figures:
+    if not s.figure_floor or not isinstance(drafter, OfflineDrafter):
         return 0
+    syllabus = services.syllabus
+    shown = structure_templates(drafter.organic)
+    # Figures and structures are counted apart (papers ask for each). Figure questions are kept
+    # per template (a paper takes 2 or 3 a subject, one a template); structures per unit and
+    # difficulty (Chemistry takes 4 to 12 from any organic template, and the topic floor and
+    # fills make many more).
+    kinds: list[tuple[str, FigureDrafter, Sequence[Drawing], pl.Expr, bool]] = [
+        ("figure", FigureDrafter(syllabus, drafter.figures), drafter.figures, FIGURES, False),
+        ("structure", FigureDrafter(syllabus, (), shown), shown, STRUCTURES, True),
+    ]
+    added = 0
     with open_warehouse(s.warehouse_path) as wh:
         if wh.paper(daily_exam_id(date)) is not None:
             return 0
-        deficits = figure_deficits(wh.pool(), drafter.figures, services.syllabus, s.figure_floor)
-        if not deficits:
+        pool = wh.pool()
+        floor = s.figure_floor
+        short = [
+            (kind, only, deficits)
+            for kind, only, templates, drawn, per_cell in kinds
+            if (deficits := figure_deficits(pool, templates, syllabus, floor, drawn, per_cell))
+        ]
+        if not short:
             return 0
-        log.info(
-            "figure floor: %d cells short of %d a template, %d questions",
-            len(deficits),
-            s.figure_floor,
-            sum(deficits.values()),
-        )
         screens, on_accept = duplicate_screens(s, wh.questions())
-        reports = fill_pool(
-            wh,
-            FigureDrafter(services.syllabus, drafter.figures),
-            solver,
-            deficits,
-            max_attempts_per_question=s.max_attempts_per_question,
-            screens=screens,
-            on_accept=on_accept,
-        )
-    added = sum(r.accepted for r in reports)
-    log.info("figure floor: %d figure questions added", added)
+        for kind, only, deficits in short:
+            log.info(
+                "figure floor: %d cells short of %s questions, %d questions",
+                len(deficits),
+                kind,
+                sum(deficits.values()),
+            )
+            reports = fill_pool(
+                wh,
+                only,
+                solver,
+                deficits,
+                max_attempts_per_question=s.max_attempts_per_question,
+                screens=screens,
+                on_accept=on_accept,
+            )
+            added += sum(r.accepted for r in reports)
+    log.info("figure floor: %d figure and structure questions added", added)
     return added
 
 

@@ -274,7 +274,7 @@ def test_the_figure_floor_asks_for_what_each_templates_cell_lacks(
     syllabus: Syllabus, templates: tuple[FigureTemplate, ...]
 ) -> None:
     from core.pool import POOL_SCHEMA
-    from pipeline.fill.pool import figure_deficits
+    from pipeline.fill.pool import STRUCTURES, figure_deficits
 
     t = templates[0]
     unit = syllabus.topic(t.topic_id).unit_id
@@ -292,6 +292,10 @@ def test_the_figure_floor_asks_for_what_each_templates_cell_lacks(
     # Two never-used figure questions count; a used or withdrawn one does not.
     assert figure_deficits(pool, templates, syllabus, 3).get(cell, 0) == 3 * n - 2
     assert figure_deficits(pool, templates, syllabus, 0) == {}
+    # Structures are counted apart: they are no figure question, only a structure one.
+    drawn = pl.DataFrame([{**row, "structure": True}] * 2, schema=POOL_SCHEMA)
+    assert figure_deficits(drawn, templates, syllabus, 3)[cell] == 3 * n
+    assert figure_deficits(drawn, templates, syllabus, 3, STRUCTURES)[cell] == 3 * n - 2
 
 
 def key_moved(draft: Draft) -> Draft:

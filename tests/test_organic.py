@@ -11,7 +11,7 @@ from core.records import QuestionFormat
 from core.shapes import daily_question, figure_key, stored_question
 from core.warehouse import open_warehouse
 from kb.syllabus import Syllabus
-from pipeline.assemble.blueprint import FIGURE_CLASS
+from pipeline.assemble.blueprint import FIGURE_CLASS, STRUCTURE_CLASS
 from pipeline.assemble.index import index_pool
 from pipeline.difficulty import Demand
 from pipeline.figures.render import svg_of
@@ -88,9 +88,9 @@ def test_a_structure_question_is_published_like_a_figure_and_counted_as_a_struct
         .sort("question_id")
         .equals(pool.select("question_id", "figure", "structure").sort("question_id"))
     )
-    # A structure is notation, not a diagram: its class is its format, never the figure cap's.
+    # A structure is notation, not a diagram: its class is `structure`, never the figure cap's.
     index = index_pool(pool)
-    assert FIGURE_CLASS not in index.classes and index.structure.sum() == 1
+    assert FIGURE_CLASS not in index.classes and STRUCTURE_CLASS in index.classes
 
 
 def test_a_radical_carbon_gets_a_dot_a_charged_one_its_hydrogens() -> None:

@@ -2,10 +2,10 @@
 
 A blueprint fixes, per subject: the question count, the difficulty distribution (turned into counts
 by the largest-remainder method), a min–max count per syllabus unit, and caps per difficulty on
-question classes. A question's class is `figure` when it shows a figure other than structural
-formulae, else its format; caps are shares of that difficulty's count, rounded down. Keeping every
-question under at most one cap, and caps within one difficulty, is what lets the assembler solve a
-paper as a network flow, exactly (see pipeline/assemble/flow.py).
+question classes. A question's class is `structure` when it shows structural formulae, else `figure`
+when it shows a figure, else its format; caps are shares of that difficulty's count, rounded down.
+Keeping every question under at most one cap, and caps within one difficulty, is what lets the
+assembler solve a paper as a network flow, exactly (see pipeline/assemble/flow.py).
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from kb.syllabus import Syllabus
 BLUEPRINTS_DIR = Path("blueprints")
 DEFAULT_BLUEPRINT = "neet-ug-v1"
 FIGURE_CLASS = "figure"
-QUESTION_CLASSES = frozenset({FIGURE_CLASS, *(f.value for f in QuestionFormat)})
+STRUCTURE_CLASS = "structure"
+QUESTION_CLASSES = frozenset({FIGURE_CLASS, STRUCTURE_CLASS, *(f.value for f in QuestionFormat)})
 DISTRIBUTION_TOLERANCE = 1e-6
 
 
@@ -154,10 +155,9 @@ def class_caps(
 
 
 def question_class(format: str, figure: bool, structure: bool) -> str:
-    """The class a question is capped under: `figure` if it shows a figure that is not a
-    structural formula (structures are notation, counted by `structures_per_subject`), else its
-    format."""
-    return FIGURE_CLASS if figure and not structure else format
+    """The class a question is capped under: `structure` if it shows structural formulae (notation,
+    not a diagram: counted apart), else `figure` if it shows a figure, else its format."""
+    return STRUCTURE_CLASS if structure else FIGURE_CLASS if figure else format
 
 
 def _validated(spec: BlueprintFile, syllabus: Syllabus) -> Blueprint:

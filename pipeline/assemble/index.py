@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 from core.ids import digest
 from core.pool import POOL_COLUMNS
 from core.records import OPTION_KEYS
-from pipeline.assemble.blueprint import FIGURE_CLASS
+from pipeline.assemble.blueprint import FIGURE_CLASS, STRUCTURE_CLASS
 from pipeline.assemble.request import DIFFICULTIES, SUBJECTS
 
 # What assembly reads from a pool frame (core.warehouse.Warehouse.pool gives all of them).
@@ -96,7 +96,9 @@ def index_pool(pool: pl.DataFrame) -> PoolIndex:
     if missing:
         raise ValueError(f"pool frame lacks columns {sorted(missing)}")
     frame = pool.select(POOL_COLUMNS).with_columns(
-        pl.when(pl.col("figure") & ~pl.col("structure"))
+        pl.when(pl.col("structure"))
+        .then(pl.lit(STRUCTURE_CLASS))
+        .when(pl.col("figure"))
         .then(pl.lit(FIGURE_CLASS))
         .otherwise(pl.col("format"))
         .alias("class"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import polars as pl
 
@@ -17,7 +17,6 @@ from core.pool import TopicCell, UnitCell
 from core.records import Attempt, Difficulty, Question, Subject
 from core.warehouse import Warehouse
 from kb.syllabus import Syllabus, Topic
-from pipeline.figures.templates import FigureTemplate
 from pipeline.fill.coverage import servable_counts
 from pipeline.fill.engine import (
     CellReport,
@@ -93,21 +92,47 @@ def topic_deficits(
     return deficits
 
 
+class Drawing(Protocol):
+    """A template whose questions show a drawing: a figure template, or an organic template
+    whose questions show structures."""
+
+    @property
+    def subject(self) -> Subject: ...
+    @property
+    def topic_id(self) -> str: ...
+    @property
+    def difficulty(self) -> Difficulty: ...
+
+
+# What the figure floor counts per kind of drawing: diagrams, graphs, circuits and ray diagrams
+# (the blueprint's figures_per_subject), or structural formulae (its structures_per_subject).
+FIGURES = pl.col("figure") & ~pl.col("structure")
+STRUCTURES = pl.col("structure")
+
+
 def figure_deficits(
-    pool: pl.DataFrame, templates: Sequence[FigureTemplate], syllabus: Syllabus, per_template: int
+    pool: pl.DataFrame,
+    templates: Sequence[Drawing],
+    syllabus: Syllabus,
+    per_template: int,
+    drawn: pl.Expr = FIGURES,
+    per_cell: bool = False,
 ) -> dict[UnitCell, int]:
-    """How many more never-used figure questions each (subject, difficulty, unit) cell needs to
-    hold `per_template` for each figure template of its live topics: what papers draw their
-    figure questions from (the blueprint's `figures_per_subject`), used ones replaced nightly."""
+    """How many more never-used `drawn` questions each (subject, difficulty, unit) cell needs to
+    hold `per_template` for each template of its live topics (`per_cell`: that many in a cell
+    with any such template): what papers draw their figure (or structure) questions from, used
+    ones replaced nightly."""
     live = {t.topic_id for t in syllabus.live_topics()}
     wanted = Counter(
         (t.subject, t.difficulty, syllabus.topic(t.topic_id).unit_id)
         for t in templates
         if t.topic_id in live
     )
-    drawn = pl.col("figure") & ~pl.col("structure")
     have = never_used_per_unit_cell(pool.filter(drawn & ~pl.col("withdrawn")))
-    short = {cell: per_template * n - have.get(cell, 0) for cell, n in wanted.items()}
+    short = {
+        cell: per_template * (1 if per_cell else n) - have.get(cell, 0)
+        for cell, n in wanted.items()
+    }
     return {cell: n for cell, n in sorted(short.items()) if n > 0}
 
 

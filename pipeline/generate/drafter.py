@@ -135,11 +135,7 @@ class OfflineDrafter:
                 if in_unit(of_topic)
             ]
         figures = figure_streams(self.figures, self.syllabus, subject, difficulty, starts, in_unit)
-        organic = [
-            organic_drafts(t, self.syllabus, start=starts.get(t.template_id, 0))
-            for t in self.organic
-            if t.subject == subject and t.difficulty == difficulty and in_unit(t.topic_id)
-        ]
+        organic = organic_streams(self.organic, self.syllabus, subject, difficulty, starts, in_unit)
         # Numericals, facts, figures and organic templates take turns, so seventeen fact tables
         # do not drown two templates.
         groups = [round_robin(g) for g in (numericals, facts, figures, organic) if g]
@@ -176,12 +172,30 @@ def figure_streams(
     ]
 
 
+def organic_streams(
+    templates: tuple[OrganicTemplate, ...],
+    syllabus: Syllabus,
+    subject: Subject,
+    difficulty: Difficulty,
+    starts: Mapping[str, int],
+    wanted: Callable[[str | None], bool],
+) -> list[Iterator[Draft]]:
+    """One stream per organic template of the cell whose topic is `wanted`."""
+    return [
+        organic_drafts(t, syllabus, start=starts.get(t.template_id, 0))
+        for t in templates
+        if t.subject == subject and t.difficulty == difficulty and wanted(t.topic_id)
+    ]
+
+
 @dataclass(frozen=True)
 class FigureDrafter:
-    """The offline drafter's figure questions alone: what the nightly's figure floor tops up."""
+    """The offline drafter's drawn questions alone (figure templates, and organic templates
+    that show structures): what the nightly's figure floor tops up."""
 
     syllabus: Syllabus
     figures: tuple[FigureTemplate, ...]
+    organic: tuple[OrganicTemplate, ...] = ()
 
     def drafts(
         self,
@@ -193,4 +207,5 @@ class FigureDrafter:
     ) -> Iterator[Draft]:
         wanted = in_cell(self.syllabus, unit_id, topic_id)
         streams = figure_streams(self.figures, self.syllabus, subject, difficulty, starts, wanted)
+        streams += organic_streams(self.organic, self.syllabus, subject, difficulty, starts, wanted)
         return round_robin(streams)

@@ -23,3 +23,20 @@ def organic_templates(data_dir: Path) -> tuple[OrganicTemplate, ...]:
         *ordering_templates(data_dir),
         *reactions_templates(data_dir),
     )
+
+
+# Draws a template is probed with before it counts as one that shows structures.
+PROBED_SEEDS = 6
+
+
+@cache
+def structure_templates(templates: tuple[OrganicTemplate, ...]) -> tuple[OrganicTemplate, ...]:
+    """The templates whose every probed draw shows structures: what the figure floor keeps in
+    supply for the blueprint's structures_per_subject (a draw costs no drawing, only the
+    question)."""
+
+    def always(t: OrganicTemplate) -> bool:
+        drawn = [q for q in (t.draw(seed) for seed in range(PROBED_SEEDS)) if q is not None]
+        return bool(drawn) and all(q.structures is not None for q in drawn)
+
+    return tuple(t for t in templates if always(t))

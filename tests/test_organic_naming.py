@@ -61,3 +61,17 @@ def test_name_options_name_different_compounds(syllabus: Syllabus) -> None:
 
 def test_templates_survive_small_tables(tmp_path: Path) -> None:
     check_small_tables(naming_templates, tmp_path)
+
+
+def test_statement_codes_name_each_statement_twice(syllabus: Syllabus) -> None:
+    """The amine statement sets offer four two-statement codes naming every statement twice:
+    no letter's frequency points to the key."""
+    from pipeline.generate.organic.template import organic_drafts
+
+    table_or_skip()
+    template = next(t for t in TEMPLATES if t.template_id.endswith("amine-statements"))
+    drafts = list(organic_drafts(template, syllabus))
+    assert len({d.content.stem_markdown for d in drafts}) >= 10
+    for draft in drafts:
+        texts = " ".join(o.text for o in draft.content.options)
+        assert all(texts.count(c) == 2 for c in "ABCD"), texts

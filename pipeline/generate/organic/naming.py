@@ -22,6 +22,7 @@ from core.records import QuestionFormat
 from kb.retrieval import content_tokens
 from pipeline.difficulty import Demand
 from pipeline.generate.organic.compounds import Compound, compounds
+from pipeline.generate.organic.groups import amine_statements
 from pipeline.generate.organic.template import (
     OrganicQuestion,
     OrganicTemplate,
@@ -489,6 +490,12 @@ def naming_templates(data_dir: Path) -> tuple[OrganicTemplate, ...]:
             "che-amine-classification",
             Demand(reversed=True),
             _class_pick(data_dir, "amine", _amine_class),
+        ),
+        OrganicTemplate(
+            _tid("amine-statements"),
+            "che-amine-classification",
+            Demand(claims=4, near_miss=True, all_near=True),
+            lambda seed: amine_statements(data_dir, seed),
         ),
         OrganicTemplate(
             _tid("alcohol-class"),

@@ -22,6 +22,7 @@ from rdkit import Chem
 from core.records import SolverAnswer, SolverView
 from core.settings import REPO_ROOT
 from kb.organic import molecules
+from pipeline.verify.organic.groups import STEM_START, statements_answer
 from pipeline.verify.organic.opsin import OpsinUnavailableError, smiles_of_names
 from pipeline.verify.organic.read import ORGANIC_SOLVER, structures_shown
 
@@ -136,6 +137,8 @@ def _naming_answer(view: SolverView) -> SolverAnswer:
         if len(hits) == 1:
             return _answer(hits[0], 0.9, "the substructure rules give one class")
         return _answer(None, 0.0, f"{len(hits)} options fit the structure")
+    if stem.startswith(STEM_START):
+        return statements_answer(view, spec, classes_of)
     picked = _PICK_CLASS.match(stem)
     if picked:
         wanted = picked["cls"]

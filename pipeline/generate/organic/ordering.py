@@ -203,8 +203,12 @@ def ranking_question(ranking: Ranking, seed: int, size: int, hard: bool) -> Orga
     rng.shuffle(options)
     direction = "increasing" if increasing else "decreasing"
     noun = NOUNS.get(ranking.property, "compounds")
-    ask = f"Arrange the following {noun} in the {direction} order of their "
-    ask += f"{PHRASES[ranking.property]}:"
+    labels = [label_of[c] for c in shown]
+    # Drawn compounds are named by their labels, so the stem says which the figure shows.
+    which = (
+        f"following {noun}" if named else f"{noun} {', '.join(labels[:-1])} and {labels[-1]} shown"
+    )
+    ask = f"Arrange the {which} in the {direction} order of their {PHRASES[ranking.property]}:"
     structures = None
     if named:
         lines = "\n\n".join(f"{label_of[c]}. {ranking.text(c)}" for c in shown)

@@ -203,10 +203,12 @@ def ranking_question(ranking: Ranking, seed: int, size: int, hard: bool) -> Orga
     rng.shuffle(options)
     direction = "increasing" if increasing else "decreasing"
     noun = NOUNS.get(ranking.property, "compounds")
-    labels = [label_of[c] for c in shown]
+    shown_labels = [label_of[c] for c in shown]
     # Drawn compounds are named by their labels, so the stem says which the figure shows.
     which = (
-        f"following {noun}" if named else f"{noun} {', '.join(labels[:-1])} and {labels[-1]} shown"
+        f"following {noun}"
+        if named
+        else f"{noun} {', '.join(shown_labels[:-1])} and {shown_labels[-1]} shown"
     )
     ask = f"Arrange the {which} in the {direction} order of their {PHRASES[ranking.property]}:"
     structures = None

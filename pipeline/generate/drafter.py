@@ -6,10 +6,10 @@ which of them become questions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from core.records import Difficulty, Draft, Subject
 from kb.elements import ElementData
@@ -134,8 +134,12 @@ class OfflineDrafter:
                 )
                 if in_unit(of_topic)
             ]
-        figures = figure_streams(self.figures, self.syllabus, subject, difficulty, starts, in_unit)
-        organic = organic_streams(self.organic, self.syllabus, subject, difficulty, starts, in_unit)
+        figures = seeded_streams(
+            self.figures, figure_drafts, self.syllabus, subject, difficulty, starts, in_unit
+        )
+        organic = seeded_streams(
+            self.organic, organic_drafts, self.syllabus, subject, difficulty, starts, in_unit
+        )
         # Numericals, facts, figures and organic templates take turns, so seventeen fact tables
         # do not drown two templates.
         groups = [round_robin(g) for g in (numericals, facts, figures, organic) if g]
@@ -156,33 +160,35 @@ def in_cell(
     return wanted
 
 
-def figure_streams(
-    templates: tuple[FigureTemplate, ...],
+class Seeded(Protocol):
+    """A seeded template of one cell: a figure or an organic template."""
+
+    @property
+    def template_id(self) -> str: ...
+    @property
+    def subject(self) -> Subject: ...
+    @property
+    def topic_id(self) -> str: ...
+    @property
+    def difficulty(self) -> Difficulty: ...
+
+
+S = TypeVar("S", bound=Seeded)
+
+
+def seeded_streams(
+    templates: Sequence[S],
+    drafts_of: Callable[[S, Syllabus, int], Iterator[Draft]],
     syllabus: Syllabus,
     subject: Subject,
     difficulty: Difficulty,
     starts: Mapping[str, int],
     wanted: Callable[[str | None], bool],
 ) -> list[Iterator[Draft]]:
-    """One stream per figure template of the cell whose topic is `wanted`."""
+    """One stream per template of the cell whose topic is `wanted`, each starting after the
+    variants its template has had solved (`starts`)."""
     return [
-        figure_drafts(t, syllabus, start=starts.get(t.template_id, 0))
-        for t in templates
-        if t.subject == subject and t.difficulty == difficulty and wanted(t.topic_id)
-    ]
-
-
-def organic_streams(
-    templates: tuple[OrganicTemplate, ...],
-    syllabus: Syllabus,
-    subject: Subject,
-    difficulty: Difficulty,
-    starts: Mapping[str, int],
-    wanted: Callable[[str | None], bool],
-) -> list[Iterator[Draft]]:
-    """One stream per organic template of the cell whose topic is `wanted`."""
-    return [
-        organic_drafts(t, syllabus, start=starts.get(t.template_id, 0))
+        drafts_of(t, syllabus, starts.get(t.template_id, 0))
         for t in templates
         if t.subject == subject and t.difficulty == difficulty and wanted(t.topic_id)
     ]
@@ -206,6 +212,10 @@ class FigureDrafter:
         topic_id: str | None = None,
     ) -> Iterator[Draft]:
         wanted = in_cell(self.syllabus, unit_id, topic_id)
-        streams = figure_streams(self.figures, self.syllabus, subject, difficulty, starts, wanted)
-        streams += organic_streams(self.organic, self.syllabus, subject, difficulty, starts, wanted)
+        streams = seeded_streams(
+            self.figures, figure_drafts, self.syllabus, subject, difficulty, starts, wanted
+        )
+        streams += seeded_streams(
+            self.organic, organic_drafts, self.syllabus, subject, difficulty, starts, wanted
+        )
         return round_robin(streams)

@@ -18,7 +18,7 @@ from pipeline.verify.organic.naming import naming_answer
 from pipeline.verify.organic.opsin import OpsinUnavailableError
 from pipeline.verify.organic.ordering import ordering_answer
 from pipeline.verify.organic.reactions import reactions_answer
-from pipeline.verify.organic.read import ORGANIC_SOLVER
+from pipeline.verify.organic.read import abstention
 
 SOLVERS: Mapping[str, Callable[[SolverView], SolverAnswer]] = {
     "naming": naming_answer,
@@ -36,8 +36,8 @@ def organic_answer(view: SolverView) -> SolverAnswer:
     solve = SOLVERS.get(kind)
     if solve is None:
         note = f"no organic solver for kind {kind!r}"
-        return SolverAnswer(solver=ORGANIC_SOLVER, choice=None, confidence=0.0, note=note)
+        return abstention(note)
     try:
         return solve(view)
     except OpsinUnavailableError as err:
-        return SolverAnswer(solver=ORGANIC_SOLVER, choice=None, confidence=0.0, note=str(err))
+        return abstention(str(err))

@@ -19,7 +19,7 @@ from rdkit import Chem
 from rdkit.Chem import rdMolDescriptors
 
 from core.records import SolverAnswer, SolverView
-from pipeline.verify.organic.read import ORGANIC_SOLVER, structures_shown
+from pipeline.verify.organic.read import abstention, answered, structures_shown
 
 VALENCE = {
     "C": 4,
@@ -39,15 +39,6 @@ _FORMULA_IN_STEM = re.compile(r"molecular formula ((?:[A-Z][a-z]?[0-9]*)+)")
 _ELEMENT = re.compile(r"([A-Z][a-z]?)([0-9]*)")
 _RINGS = {"one ring": 1, "two rings": 2, "three rings": 3}
 _ORDER = {Chem.BondType.SINGLE: 1, Chem.BondType.DOUBLE: 2, Chem.BondType.TRIPLE: 3}
-
-
-def _answer(choice: str | None, confidence: float, note: str) -> SolverAnswer:
-    return SolverAnswer(
-        solver=ORGANIC_SOLVER,
-        choice=choice,  # type: ignore[arg-type]
-        confidence=confidence,
-        note=note,
-    )
 
 
 def bond_counts(smiles: str) -> tuple[int, int] | None:
@@ -89,8 +80,8 @@ def dbe_by_valence(formula: str) -> float | None:
 def _only(view: SolverView, wanted: str, note: str) -> SolverAnswer:
     hits = [o.key for o in view.options if o.text.strip() == wanted]
     if len(hits) == 1:
-        return _answer(hits[0], 1.0, note)
-    return _answer(None, 0.0, f"{len(hits)} options read {wanted!r}")
+        return answered(hits[0], 1.0, note)
+    return abstention(f"{len(hits)} options read {wanted!r}")
 
 
 def bonds_answer(view: SolverView) -> SolverAnswer:
@@ -101,7 +92,7 @@ def bonds_answer(view: SolverView) -> SolverAnswer:
     if spec is None and formula is not None:
         dbe = dbe_by_valence(formula[1])
         if dbe is None or dbe != int(dbe):
-            return _answer(None, 0.0, "no whole double bond equivalent")
+            return abstention("no whole double bond equivalent")
         if stem.startswith("The double bond equivalent"):
             return _only(view, str(int(dbe)), "1 + Σ n(v − 2)/2")
         if "benzene ring" in stem and stem.endswith("outside its benzene ring is"):
@@ -109,42 +100,42 @@ def bonds_answer(view: SolverView) -> SolverAnswer:
         if stem.endswith("The number of π bonds in it is"):
             rings = next((n for w, n in _RINGS.items() if f"contains {w}." in stem), None)
             if rings is None:
-                return _answer(None, 0.0, "the stem states no ring count")
+                return abstention("the stem states no ring count")
             return _only(view, str(int(dbe) - rings), "DBE less the rings")
-        return _answer(None, 0.0, "a formula question this solver does not read")
+        return abstention("a formula question this solver does not read")
     if spec is None:
-        return _answer(None, 0.0, "no structure shown")
+        return abstention("no structure shown")
     if len(spec.panels) == 1:
         smiles = spec.panels[0].smiles
         if stem.startswith("The number of σ and π bonds"):
             counts = bond_counts(smiles)
             if counts is None:
-                return _answer(None, 0.0, "unreadable bonds")
+                return abstention("unreadable bonds")
             return _only(view, f"{counts[0]} σ, {counts[1]} π", "explicit-H bond graph")
         if stem.startswith("The numbers of sp³, sp² and sp hybridised carbon atoms"):
             hyb = hybridisations(smiles)
             if hyb is None:
-                return _answer(None, 0.0, "unreadable structure")
+                return abstention("unreadable structure")
             return _only(view, ", ".join(str(n) for n in hyb), "RDKit hybridisation")
         if stem.startswith("The double bond equivalent"):
             counts = bond_counts(smiles)
             mol = Chem.MolFromSmiles(smiles)
             if counts is None or mol is None:
-                return _answer(None, 0.0, "unreadable structure")
+                return abstention("unreadable structure")
             dbe = rdMolDescriptors.CalcNumRings(mol) + counts[1]
             return _only(view, str(dbe), "rings plus π bonds")
-        return _answer(None, 0.0, "a one-structure question this solver does not read")
+        return abstention("a one-structure question this solver does not read")
     if "all its carbon atoms sp²" in stem or "an sp hybridised carbon" in stem:
         everyone = "all its carbon atoms" in stem
         labels = []
         for panel in spec.panels:
             hyb = hybridisations(panel.smiles)
             if hyb is None:
-                return _answer(None, 0.0, "unreadable structure")
+                return abstention("unreadable structure")
             if (everyone and hyb[0] == hyb[2] == 0 and hyb[1] > 0) or (not everyone and hyb[2] > 0):
                 labels.append(panel.label)
         hits = [o.key for o in view.options if o.text in labels]
         if len(labels) == 1 and len(hits) == 1:
-            return _answer(hits[0], 1.0, f"only panel {labels[0]} fits (RDKit hybridisation)")
-        return _answer(None, 0.0, f"{len(labels)} panels fit")
-    return _answer(None, 0.0, "a bonds question this solver does not read")
+            return answered(hits[0], 1.0, f"only panel {labels[0]} fits (RDKit hybridisation)")
+        return abstention(f"{len(labels)} panels fit")
+    return abstention("a bonds question this solver does not read")

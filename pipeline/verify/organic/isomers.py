@@ -33,7 +33,7 @@ from core.records import SolverAnswer, SolverView
 from core.settings import REPO_ROOT
 from kb.organic import molecules
 from pipeline.verify.organic.opsin import OpsinUnavailableError, smiles_of_names
-from pipeline.verify.organic.read import ORGANIC_SOLVER, structures_shown
+from pipeline.verify.organic.read import abstention, answered, structures_shown
 
 # ---------------------------------------------------------------------------------------------
 # The stem grammar (shared with the generator: wording only, never an answer).
@@ -493,14 +493,8 @@ def isomerism_type(first: Chem.Mol, second: Chem.Mol) -> str | None:
 def _answer(view: SolverView, wanted: str, how: str) -> SolverAnswer:
     chosen = [o.key for o in view.options if o.text.strip() == wanted]
     if len(chosen) != 1:
-        return SolverAnswer(
-            solver=ORGANIC_SOLVER, choice=None, confidence=0.0, note=f"{how}; no option {wanted}"
-        )
-    return SolverAnswer(solver=ORGANIC_SOLVER, choice=chosen[0], confidence=1.0, note=how)
-
-
-def _abstain(note: str) -> SolverAnswer:
-    return SolverAnswer(solver=ORGANIC_SOLVER, choice=None, confidence=0.0, note=note)
+        return abstention(f"{how}; no option {wanted}")
+    return answered(chosen[0], 1.0, how)
 
 
 _WARMED: list[bool] = []
@@ -524,10 +518,10 @@ def _named_answer(view: SolverView, what: str, formula: str) -> SolverAnswer:
     read = _read_names(names)
     mols = {n: Chem.MolFromSmiles(read.get(n) or "") for n in names}
     if any(m is None or m.GetNumAtoms() == 0 for m in mols.values()):
-        return _abstain("an option OPSIN cannot read")
+        return abstention("an option OPSIN cannot read")
     want = formula_counts(formula)
     if any(mol_counts(m) != want for m in mols.values()):
-        return _abstain(f"an option is not an isomer of {formula}")
+        return abstention(f"an option is not an isomer of {formula}")
     if what == "geometrical":
         verdicts: dict[str, bool | None] = {
             n: shows_geometrical_isomerism(m) for n, m in mols.items()
@@ -535,10 +529,10 @@ def _named_answer(view: SolverView, what: str, formula: str) -> SolverAnswer:
     else:
         verdicts = {n: is_optically_active(m) for n, m in mols.items()}
     if None in verdicts.values():
-        return _abstain("an option whose activity depends on its configuration")
+        return abstention("an option whose activity depends on its configuration")
     yes = [n for n, v in verdicts.items() if v]
     if len(yes) != 1:
-        return _abstain(f"{len(yes)} options qualify")
+        return abstention(f"{len(yes)} options qualify")
     return _answer(view, yes[0], f"only {yes[0]} qualifies ({what}, names read by OPSIN)")
 
 
@@ -551,17 +545,17 @@ def isomers_answer(view: SolverView) -> SolverAnswer:
         try:
             count = family_count(formula, family.key)
         except (ValueError, KeyError) as err:
-            return _abstain(f"cannot enumerate {formula}: {err}")
+            return abstention(f"cannot enumerate {formula}: {err}")
         return _answer(view, str(count), f"enumerated {count} {family.key} of {formula}")
     named = parse_named_stem(stem)
     if named is not None:
         return _named_answer(view, *named)
     spec = structures_shown(view)
     if spec is None:
-        return _abstain("no structure figure")
+        return abstention("no structure figure")
     mols = {p.label: Chem.MolFromSmiles(p.smiles) for p in spec.panels}
     if any(m is None for m in mols.values()):
-        return _abstain("a structure RDKit cannot read")
+        return abstention("a structure RDKit cannot read")
     if stem.startswith((MONO_STEM, MONO_STEREO_STEM)) and len(mols) == 1:
         stereo = stem.startswith(MONO_STEREO_STEM)
         count = monochloro_count(Chem.MolToSmiles(next(iter(mols.values()))), stereo)
@@ -569,7 +563,7 @@ def isomers_answer(view: SolverView) -> SolverAnswer:
     if stem.startswith(SINGLE_STEM) and set(mols) == set(PANEL_LABELS):
         single = [k for k, m in mols.items() if monochloro_count(Chem.MolToSmiles(m), False) == 1]
         if len(single) != 1:
-            return _abstain(f"{len(single)} alkanes give one monochloro product")
+            return abstention(f"{len(single)} alkanes give one monochloro product")
         return _answer(view, single[0], "only one set of equivalent hydrogens")
     if stem.startswith(STEREO_STEM) and len(mols) == 1:
         count = stereo_count(next(iter(mols.values())))
@@ -582,14 +576,14 @@ def isomers_answer(view: SolverView) -> SolverAnswer:
         else:
             verdicts = {k: is_optically_active(m) for k, m in mols.items()}
         if None in verdicts.values():
-            return _abstain("a structure whose activity depends on its configuration")
+            return abstention("a structure whose activity depends on its configuration")
         yes = [k for k, v in verdicts.items() if v]
         if len(yes) != 1:
-            return _abstain(f"{len(yes)} structures qualify")
+            return abstention(f"{len(yes)} structures qualify")
         return _answer(view, yes[0], f"only {yes[0]} qualifies")
     if stem.startswith(TYPE_STEM) and set(mols) == {"I", "II"}:
         kind = isomerism_type(mols["I"], mols["II"])
         if kind is None:
-            return _abstain("no single NCERT type of isomerism")
+            return abstention("no single NCERT type of isomerism")
         return _answer(view, TYPE_OPTIONS[kind], f"{kind} by RDKit rules")
-    return _abstain("not an isomer question this solver reads")
+    return abstention("not an isomer question this solver reads")

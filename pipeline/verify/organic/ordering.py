@@ -26,7 +26,7 @@ from core.records import SolverAnswer, SolverView
 from core.settings import REPO_ROOT
 from kb.organic import molecules
 from pipeline.verify.organic.opsin import smiles_of_names
-from pipeline.verify.organic.read import ORGANIC_SOLVER, structures_shown
+from pipeline.verify.organic.read import abstention, answered, structures_shown
 
 Pairs = tuple[tuple[str, str], ...]
 
@@ -567,7 +567,7 @@ def _option_order(text: str) -> tuple[tuple[str, ...], bool] | None:
 
 def ordering_answer(view: SolverView) -> SolverAnswer:
     def abstain(note: str) -> SolverAnswer:
-        return SolverAnswer(solver=ORGANIC_SOLVER, choice=None, confidence=0.0, note=note)
+        return abstention(note)
 
     question = asked(view.stem_markdown)
     if question is None:
@@ -589,9 +589,4 @@ def ordering_answer(view: SolverView) -> SolverAnswer:
             matches.append(option.key)
     if len(matches) != 1:
         return abstain(f"{len(matches)} options give the order {' < '.join(order)}")
-    return SolverAnswer(
-        solver=ORGANIC_SOLVER,
-        choice=matches[0],
-        confidence=0.9,
-        note=f"{question.prop}: increasing {' < '.join(order)}",
-    )
+    return answered(matches[0], 0.9, f"{question.prop}: increasing {' < '.join(order)}")

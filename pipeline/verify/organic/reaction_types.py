@@ -49,7 +49,7 @@ from core.settings import REPO_ROOT
 from kb.organic import molecules
 from pipeline.generate.fact_formats import LETTERED_LINE, statement_code
 from pipeline.verify.organic.opsin import smiles_of_names
-from pipeline.verify.organic.read import ORGANIC_SOLVER
+from pipeline.verify.organic.read import abstention, answered
 
 LETTERS: tuple[Literal["A", "B", "C", "D"], ...] = ("A", "B", "C", "D")
 CONVERSION = re.compile(r"(.+?)\s+—\[([^\]]+)\]→\s+(.+)")
@@ -177,8 +177,8 @@ def _conversion(text: str) -> str | None:
 
 def _answer(choice: int | None, note: str) -> SolverAnswer:
     if choice is None:
-        return SolverAnswer(solver=ORGANIC_SOLVER, choice=None, confidence=0.0, note=note)
-    return SolverAnswer(solver=ORGANIC_SOLVER, choice=LETTERS[choice], confidence=0.9, note=note)
+        return abstention(note)
+    return answered(LETTERS[choice], 0.9, note)
 
 
 @cache

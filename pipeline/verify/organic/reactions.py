@@ -31,9 +31,8 @@ from core.settings import REPO_ROOT
 from kb.organic import molecules
 from pipeline.verify.organic.opsin import smiles_of_names
 from pipeline.verify.organic.reaction_types import is_types_question, types_answer
-from pipeline.verify.organic.read import structures_shown
+from pipeline.verify.organic.read import abstention, answered, structures_shown
 
-ORGANIC_SOLVER = "offline-organic-v1"
 RULES_FILE = Path("kb") / "organic" / "reaction_rules.json"
 # One step of a stem: "—[reagent]→".
 ARROW = re.compile(r"—\[([^\]]+)\]→")
@@ -185,8 +184,8 @@ def compound_key(text: str) -> str | None:
 
 def _answer(choice: int | None, note: str, options: tuple[str, ...]) -> SolverAnswer:
     if choice is None:
-        return SolverAnswer(solver=ORGANIC_SOLVER, choice=None, confidence=0.0, note=note)
-    return SolverAnswer(solver=ORGANIC_SOLVER, choice=LETTERS[choice], confidence=0.9, note=note)
+        return abstention(note)
+    return answered(LETTERS[choice], 0.9, note)
 
 
 def _single(hits: list[int]) -> int | None:

@@ -76,25 +76,33 @@ def key_stands_out(key: str, distractors: Sequence[str]) -> bool:
 
 
 def hygiene_problem(draft: Draft) -> str | None:
-    """A named flaw that would let a student answer without knowing the content, or None.
+    """A named flaw that would let a student answer without knowing the content, or None
+    (`option_hygiene` on the draft's stem, options and key)."""
+    c = draft.content
+    texts = [o.text for o in c.options]
+    return option_hygiene(c.format, c.stem_markdown, texts, OPTION_KEYS.index(c.correct_key))
+
+
+def option_hygiene(
+    question_format: QuestionFormat, stem: str, options: Sequence[str], key: int
+) -> str | None:
+    """A named flaw of a question's options, or None; generators may ask before they draft.
 
     - option_substring: one option's text sits inside another's, inviting elimination;
     - stem_tell: every word of the key is in the stem while no distractor's words are;
     - longest_option: the key is by far the longest option (test-wise students pick it).
     """
-    c = draft.content
-    texts = [o.text.strip().lower() for o in c.options]
-    key = OPTION_KEYS.index(c.correct_key)
+    texts = [o.strip().lower() for o in options]
     if key_stands_out(texts[key], [t for i, t in enumerate(texts) if i != key]):
         return "longest_option"
-    if c.format is not QuestionFormat.NUMERICAL:
+    if question_format is not QuestionFormat.NUMERICAL:
         for i, a in enumerate(texts):
             if any(i != j and len(a) >= 3 and a in b for j, b in enumerate(texts)):
                 return "option_substring"
-    if c.format is QuestionFormat.SINGLE_CORRECT:
-        stem = content_tokens(c.stem_markdown)
-        inside = [bool(tok) and tok <= stem for tok in (content_tokens(o.text) for o in c.options)]
-        if inside[OPTION_KEYS.index(c.correct_key)] and sum(inside) == 1:
+    if question_format is QuestionFormat.SINGLE_CORRECT:
+        words = content_tokens(stem)
+        inside = [bool(tok) and tok <= words for tok in (content_tokens(o) for o in options)]
+        if inside[key] and sum(inside) == 1:
             return "stem_tell"
     return None
 

@@ -16,6 +16,18 @@ from pydantic import Field
 from core.record import Record
 
 MOLECULES_DIR = Path("kb") / "organic" / "molecules"
+_SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+_PLAIN = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
+
+
+def subscripted(formula: str) -> str:
+    """A molecular formula as questions print it: C4H10O → C₄H₁₀O."""
+    return formula.translate(_SUBSCRIPT)
+
+
+def plain_formula(text: str) -> str:
+    """Printed subscripts back to digits (C₄H₁₀O → C4H10O), as a solver reads a stem."""
+    return text.translate(_PLAIN)
 
 
 class Molecule(Record):

@@ -25,7 +25,8 @@ from pipeline.verify.organic.isomers import (
     isomers_answer,
     parse_count_stem,
 )
-from pipeline.verify.organic.opsin import canonical, java_available, smiles_of_names
+from pipeline.verify.organic.opsin import canonical, smiles_of_names
+from tests.debian import ensure_java
 from tests.test_figures import key_moved
 
 DATA_DIR = REPO_ROOT / "data"
@@ -74,7 +75,8 @@ def test_templates_have_unique_ids_and_cover_three_difficulties() -> None:
 def test_every_draft_is_sound_and_solved(template: OrganicTemplate, syllabus: Syllabus) -> None:
     drafts = list(islice(organic_drafts(template, syllabus), SEEDS))
     assert drafts, template.template_id
-    if ".named-" in template.template_id and java_available():
+    if ".named-" in template.template_id:
+        ensure_java()
         # One OPSIN run for every name the options print (the solver reads them one question
         # at a time, each a Java start).
         smiles_of_names(o.text for d in drafts for o in d.content.options)
@@ -101,10 +103,10 @@ def test_configured_structures_carry_the_configurations_their_names_say() -> Non
         assert labels == (["R", "S"] if meso else ["R", "R"]), entry
 
 
-@pytest.mark.skipif(not java_available(), reason="OPSIN needs Java")
 def test_every_authored_name_is_its_structure() -> None:
     """OPSIN reads each name printed in an explanation to the structure drawn (configurations
     and cis/trans included where the drawing shows them)."""
+    ensure_java()
     table = json.loads((DATA_DIR / "kb/organic/isomer_counts.json").read_text())
     items = [(e["name"], e["smiles"]) for e in table["stereo"]]
     items += [(m["name"], m["smiles"]) for pool in table["shown"].values() for m in pool]

@@ -33,8 +33,9 @@ from pipeline.generate.organic.ordering import (
 )
 from pipeline.generate.organic.template import OrganicTemplate, organic_draft
 from pipeline.verify.gate import hygiene_problem, solver_view
-from pipeline.verify.organic.opsin import canonical, java_available, smiles_of_names
+from pipeline.verify.organic.opsin import canonical, smiles_of_names
 from pipeline.verify.organic.ordering import asked, increasing_order, ordering_answer
+from tests.debian import ensure_java
 from tests.test_figures import STUB_SVG, key_moved
 
 DATA_DIR = REPO_ROOT / "data"
@@ -59,14 +60,12 @@ ORGANIC_TOPICS = {
     "che-carbonyl-group",
 }
 
-needs_java = pytest.mark.skipif(not java_available(), reason="OPSIN needs a Java runtime")
-
 
 @pytest.fixture(scope="module", autouse=True)
 def _warm_opsin() -> None:
     """One OPSIN run for every name a question can print (the solver reads names by OPSIN)."""
-    if java_available():
-        smiles_of_names([c.name for r in RANKINGS for c in r.compounds if c.name])
+    ensure_java()
+    smiles_of_names([c.name for r in RANKINGS for c in r.compounds if c.name])
 
 
 def _solver_property(ranking: Ranking) -> str:
@@ -103,7 +102,6 @@ def test_every_ranking_is_decided_by_the_solver_rules() -> None:
         assert order == tuple(mols), f"{r.id}: the rules give {order}"
 
 
-@needs_java
 def test_ranking_names_are_read_by_opsin_as_their_structures() -> None:
     """The table's names for the compounds the rankings use read back as the table's SMILES."""
     table = molecules_by_id(DATA_DIR)
@@ -155,7 +153,6 @@ def _drafts(template: OrganicTemplate, syllabus: Syllabus) -> list[Draft]:
     return [d for d in found if d is not None]
 
 
-@needs_java
 @pytest.mark.parametrize("template", TEMPLATES, ids=lambda t: t.template_id)
 def test_template_drafts_are_answered_by_the_rules(
     template: OrganicTemplate, syllabus: Syllabus

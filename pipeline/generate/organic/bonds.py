@@ -22,13 +22,12 @@ from rdkit.Chem import rdMolDescriptors
 
 from core.figures import StructurePanel, StructureSpec
 from core.records import QuestionFormat
-from kb.organic import Molecule, molecules
+from kb.organic import Molecule, molecules, subscripted
 from pipeline.difficulty import Demand
 from pipeline.generate.organic.template import (
     OrganicQuestion,
     OrganicTemplate,
     options_clash,
-    subscripted,
 )
 
 KIND = "bonds"

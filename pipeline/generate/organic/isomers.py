@@ -19,6 +19,7 @@ from typing import Any
 
 from core.figures import StructurePanel, StructureSpec
 from core.records import QuestionFormat
+from kb.organic import subscripted
 from pipeline.difficulty import Demand
 from pipeline.generate.organic.template import OrganicQuestion, OrganicTemplate
 from pipeline.verify.organic.isomers import (
@@ -35,7 +36,6 @@ from pipeline.verify.organic.isomers import (
     TYPE_OPTIONS,
     TYPE_STEM,
     count_stem,
-    pretty_formula,
 )
 
 COUNTS_FILE = Path("kb") / "organic" / "isomer_counts.json"
@@ -100,7 +100,7 @@ def _count_draw(template_id: str, entries: list[Entry]) -> Callable[[int], Organ
             correct=key,
             explanation=f"{e['why']} ({e['source']})",
             group=f"count:{e['formula']}:{e['family']}",
-            params=(("formula", pretty_formula(e["formula"])), ("family", e["family"])),
+            params=(("formula", subscripted(e["formula"])), ("family", e["family"])),
         )
 
     return draw
@@ -252,12 +252,12 @@ def _named_draw(
         rest = ", ".join(n for n in names if n != key)
         return OrganicQuestion(
             format=SC,
-            stem=stem.format(formula=pretty_formula(e["formula"])),
+            stem=stem.format(formula=subscripted(e["formula"])),
             options=_four(names),
             correct=key,
             explanation=f"{_cap(key)}: {why} Not {rest}.",
             group=f"{template_id}:{e['formula']}:{key}",
-            params=(("formula", pretty_formula(e["formula"])), ("names", " | ".join(names))),
+            params=(("formula", subscripted(e["formula"])), ("names", " | ".join(names))),
         )
 
     return draw

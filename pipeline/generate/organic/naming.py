@@ -19,6 +19,7 @@ from pathlib import Path
 
 from core.figures import StructurePanel, StructureSpec
 from core.records import QuestionFormat
+from kb.organic import subscripted
 from kb.retrieval import content_tokens
 from pipeline.difficulty import Demand
 from pipeline.generate.organic.compounds import Compound, compounds
@@ -27,7 +28,6 @@ from pipeline.generate.organic.template import (
     OrganicQuestion,
     OrganicTemplate,
     options_clash,
-    subscripted,
 )
 from pipeline.verify.gate import key_stands_out
 

@@ -20,12 +20,6 @@ from pipeline.figures.templates import drawn_figure, seeded_draft, seeded_drafts
 
 ORGANIC_GENERATOR = "offline.organic"
 ORGANIC_PREFIX = "organic."
-_SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
-
-
-def subscripted(formula: str) -> str:
-    """A molecular formula as printed: C4H10O → C₄H₁₀O."""
-    return formula.translate(_SUBSCRIPTS)
 
 
 def options_clash(texts: Sequence[str]) -> bool:

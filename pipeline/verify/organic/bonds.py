@@ -19,6 +19,7 @@ from rdkit import Chem
 from rdkit.Chem import rdMolDescriptors
 
 from core.records import SolverAnswer, SolverView
+from kb.organic import plain_formula
 from pipeline.verify.organic.read import abstention, answered, structures_shown
 
 VALENCE = {
@@ -34,7 +35,6 @@ VALENCE = {
     "Br": 1,
     "I": 1,
 }
-_SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
 _FORMULA_IN_STEM = re.compile(r"molecular formula ((?:[A-Z][a-z]?[0-9]*)+)")
 _ELEMENT = re.compile(r"([A-Z][a-z]?)([0-9]*)")
 _RINGS = {"one ring": 1, "two rings": 2, "three rings": 3}
@@ -87,7 +87,7 @@ def _only(view: SolverView, wanted: str, note: str) -> SolverAnswer:
 def bonds_answer(view: SolverView) -> SolverAnswer:
     stem = view.stem_markdown.strip()
     spec = structures_shown(view)
-    plain = stem.translate(_SUBSCRIPTS)
+    plain = plain_formula(stem)
     formula = _FORMULA_IN_STEM.search(plain)
     if spec is None and formula is not None:
         dbe = dbe_by_valence(formula[1])

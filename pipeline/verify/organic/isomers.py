@@ -30,16 +30,12 @@ from rdkit import Chem
 from rdkit.Chem.EnumerateStereoisomers import EnumerateStereoisomers, StereoEnumerationOptions
 
 from core.records import SolverAnswer, SolverView
-from core.settings import REPO_ROOT
-from kb.organic import molecules
-from pipeline.verify.organic.opsin import OpsinUnavailableError, smiles_of_names
+from kb.organic import plain_formula, subscripted
+from pipeline.verify.organic.opsin import smiles_of_names
 from pipeline.verify.organic.read import abstention, answered, structures_shown
 
 # ---------------------------------------------------------------------------------------------
 # The stem grammar (shared with the generator: wording only, never an answer).
-
-SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
-PLAIN = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
 
 
 @dataclass(frozen=True)
@@ -176,16 +172,11 @@ def parse_named_stem(stem: str) -> tuple[str, str] | None:
     if m is None:
         return None
     what = "geometrical" if m["what"].startswith("shows") else "chiral"
-    return what, m["formula"].translate(PLAIN)
-
-
-def pretty_formula(formula: str) -> str:
-    """C5H12 → C₅H₁₂."""
-    return formula.translate(SUBSCRIPTS)
+    return what, plain_formula(m["formula"])
 
 
 def count_stem(family: Family, formula: str) -> str:
-    return COUNT_STEM.format(phrase=family.phrase, formula=pretty_formula(formula))
+    return COUNT_STEM.format(phrase=family.phrase, formula=subscripted(formula))
 
 
 _COUNT_RE = re.compile(r"^The number of (?P<phrase>.+) possible for (?P<formula>[A-Za-z₀-₉]+) is")
@@ -197,7 +188,7 @@ def parse_count_stem(stem: str) -> tuple[Family, str] | None:
     if m is None:
         return None
     family = next((f for f in FAMILIES if f.phrase == m["phrase"]), None)
-    return (family, m["formula"].translate(PLAIN)) if family is not None else None
+    return (family, plain_formula(m["formula"])) if family is not None else None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -497,25 +488,9 @@ def _answer(view: SolverView, wanted: str, how: str) -> SolverAnswer:
     return answered(chosen[0], 1.0, how)
 
 
-_WARMED: list[bool] = []
-
-
-def _read_names(names: list[str]) -> dict[str, str | None]:
-    """The options' structures by OPSIN; the first call also reads every name of the compound
-    table in the same Java run, so later questions seldom start OPSIN again."""
-    table: list[str] = []
-    if not _WARMED:
-        _WARMED.append(True)
-        table = [m.iupac for m in molecules(REPO_ROOT / "data")]
-    try:
-        return smiles_of_names([*names, *table])
-    except OpsinUnavailableError:
-        return {}
-
-
 def _named_answer(view: SolverView, what: str, formula: str) -> SolverAnswer:
     names = [o.text.strip() for o in view.options]
-    read = _read_names(names)
+    read = smiles_of_names(names)  # no Java: OpsinUnavailableError, a named abstention
     mols = {n: Chem.MolFromSmiles(read.get(n) or "") for n in names}
     if any(m is None or m.GetNumAtoms() == 0 for m in mols.values()):
         return abstention("an option OPSIN cannot read")

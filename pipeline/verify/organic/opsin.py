@@ -2,7 +2,8 @@
 
 The solver reads an option's name as a chemist would: OPSIN parses it to a structure, compared
 to others by RDKit's canonical SMILES. Each run of OPSIN starts a Java VM (about half a second),
-so names are read in batches and every answer is kept for the life of the process.
+so names are read in batches (the first with every name of the compound table) and every answer
+is kept for the life of the process.
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from rdkit import Chem
+
+from core.settings import REPO_ROOT
+from kb.organic import molecules
 
 _READ: dict[str, str | None] = {}
 _LOCK = threading.Lock()
@@ -39,6 +43,10 @@ def smiles_of_names(names: Iterable[str]) -> dict[str, str | None]:
     wanted = list(dict.fromkeys(names))
     with _LOCK:
         unread = [n for n in wanted if n not in _READ]
+        if unread and not _READ:
+            # The first Java run also reads every name of the compound table (about 2 s for
+            # all), so later questions, whose options are mostly the table's names, need none.
+            unread = list(dict.fromkeys([*unread, *table_names()]))
         if unread:
             if not java_available():
                 raise OpsinUnavailableError(
@@ -47,6 +55,12 @@ def smiles_of_names(names: Iterable[str]) -> dict[str, str | None]:
             for name, smiles in zip(unread, _opsin(unread), strict=True):
                 _READ[name] = canonical(smiles) if smiles else None
         return {n: _READ[n] for n in wanted}
+
+
+def table_names() -> list[str]:
+    """The IUPAC and common names of the bundled compound table: names only, no structures."""
+    table = molecules(REPO_ROOT / "data")
+    return [n for m in table for n in (m.iupac, m.common) if n]
 
 
 def _opsin(names: list[str]) -> list[str]:

@@ -17,14 +17,11 @@ import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 
 from rdkit import Chem
 from rdkit.Chem import rdMolDescriptors
 
 from core.records import SolverAnswer, SolverView
-from core.settings import REPO_ROOT
-from kb.organic import molecules
 from pipeline.verify.organic.opsin import smiles_of_names
 from pipeline.verify.organic.read import abstention, answered, structures_shown
 
@@ -527,13 +524,6 @@ def increasing_order(prop: str, mols: dict[str, Chem.Mol]) -> tuple[str, ...] | 
     return fits[0]
 
 
-@cache
-def _table_names() -> tuple[str, ...]:
-    """Every IUPAC name of the compound table: read by OPSIN in the first batch, so later
-    questions naming table compounds need no further Java run."""
-    return tuple(m.iupac for m in molecules(REPO_ROOT / "data"))
-
-
 LINE = re.compile(r"^([A-F])\.\s+(.+?)\s*$", re.MULTILINE)
 
 
@@ -545,7 +535,7 @@ def _compounds(view: SolverView) -> dict[str, Chem.Mol] | str:
         named = dict(LINE.findall(view.stem_markdown))
         if not named:
             return "no compounds shown"
-        read = smiles_of_names([*named.values(), *_table_names()])
+        read = smiles_of_names(named.values())
         found = {}
         for label, name in named.items():
             smiles = read.get(name)

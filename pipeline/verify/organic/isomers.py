@@ -134,8 +134,8 @@ COUNT_STEM = "The number of {phrase} possible for {formula} is"
 # The drawing fixes no configuration (RDKit draws an unspecified double bond one way or the
 # other): the stem says so, or "the compound shown" would be one stereoisomer.
 STEREO_STEM = (
-    "The total number of stereoisomers possible for the compound shown (the drawing does not "
-    "fix the configuration at any double bond or stereocentre) is"
+    "The total number of stereoisomers possible for the compound whose structure is shown "
+    "(without its configuration) is"
 )
 GEOMETRICAL_STEM = "Which of the compounds P, Q, R and S shown exhibits geometrical isomerism?"
 CHIRAL_STEM = "Which of the compounds P, Q, R and S shown is optically active?"

@@ -23,7 +23,7 @@ from kb.organic import subscripted
 from kb.retrieval import content_tokens
 from pipeline.difficulty import Demand
 from pipeline.generate.organic.compounds import Compound, compounds
-from pipeline.generate.organic.groups import amine_statements
+from pipeline.generate.organic.groups import amine_statements, group_statements
 from pipeline.generate.organic.template import (
     OrganicQuestion,
     OrganicTemplate,
@@ -496,6 +496,12 @@ def naming_templates(data_dir: Path) -> tuple[OrganicTemplate, ...]:
             "che-amine-classification",
             Demand(claims=4, near_miss=True, all_near=True),
             lambda seed: amine_statements(data_dir, seed),
+        ),
+        OrganicTemplate(
+            _tid("group-statements"),
+            "che-functional-groups",
+            Demand(claims=4, near_miss=True, all_near=True),
+            lambda seed: group_statements(data_dir, seed),
         ),
         OrganicTemplate(
             _tid("alcohol-class"),

@@ -1,11 +1,22 @@
 """Statement sets about drawn compounds ("A. P is a secondary amine."): each claim is checked
 with the naming solver's own substructure rules on the labelled structure, and the option whose
-NTA code lists exactly the true statements is chosen."""
+NTA code lists exactly the true statements is chosen.
+
+Statements about one drawn compound ("A. The compound shown contains a carboxyl group.") are
+checked with the SMARTS of GROUP_RULES, which settle the cases a student confuses:
+- a carboxylic acid's –OH is part of its carboxyl group, not an alcoholic (or phenolic) hydroxyl;
+- an ester's single-bonded O is part of the ester group, not an ether linkage;
+- a hydroxyl on a benzene-ring carbon is phenolic, one on an sp³ carbon alcoholic;
+- an N on a C=O carbon is an amide's, never a primary amino group; a nitro N is neither;
+- a keto C=O has two carbons on it, an aldehyde's a hydrogen.
+"""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+
+from rdkit import Chem
 
 from core.figures import StructureSpec
 from core.records import SolverAnswer, SolverView
@@ -13,6 +24,24 @@ from pipeline.generate.fact_formats import LETTERED_LINE, statement_code
 from pipeline.verify.organic.read import ORGANIC_SOLVER
 
 STEM_START = "Consider the following statements about the compounds shown:"
+ONE_STEM_START = "Consider the following statements about the compound shown:"
+_GROUP_CLAIM = re.compile(
+    r"^The compound shown contains an? (?P<group>[a-z ]+?) (?:group|linkage)\.$"
+)
+# The groups, each by a SMARTS that decides it alone (see the module's rules).
+GROUP_RULES: dict[str, str] = {
+    "carboxyl": "[CX3](=O)[OX2H1]",
+    "ester": "[CX3](=O)[OX2][#6]",
+    "keto": "[#6][CX3;!a](=O)[#6]",
+    "aldehyde": "[CX3;H1,H2;!a;!$(C-[!#6;!#1])]=O",
+    "alcoholic hydroxyl": "[OX2H1][CX4]",
+    "phenolic hydroxyl": "[OX2H1]c1ccccc1",
+    "ether": "[OX2;!a]([#6;!$([#6]=[O,N,S])])[#6;!$([#6]=[O,N,S])]",
+    "primary amino": "[NX3;H2;+0;!$(N[#6]=[O,N,S]);!$(N-[!#6;!#1])][#6]",
+    "amide": "[CX3](=O)[NX3]",
+    "nitro": "[$([NX3+](=O)[O-]),$([NX3](=O)=O)]",
+}
+_GROUPS = {g: Chem.MolFromSmarts(s) for g, s in GROUP_RULES.items()}
 _CLAIM = re.compile(r"^(?P<label>[A-Z]) is an? (?P<cls>[a-z ]+)\.$")
 
 
@@ -46,4 +75,37 @@ def statements_answer(
     hits = [o.key for o in view.options if o.text.strip() == wanted]
     if len(hits) == 1:
         return _answer(hits[0], 0.9, f"the substructure rules make {wanted} true")
+    return _answer(None, 0.0, f"no option codes {wanted!r}")
+
+
+def groups_of(smiles: str) -> frozenset[str]:
+    """The groups of GROUP_RULES the structure contains."""
+    mol = Chem.MolFromSmiles(smiles)
+    if mol is None:
+        return frozenset()
+    return frozenset(g for g, p in _GROUPS.items() if mol.HasSubstructMatch(p))
+
+
+def group_statements_answer(view: SolverView, spec: StructureSpec) -> SolverAnswer:
+    """The option coding exactly the true claims "The compound shown contains a <group> group."
+    about the one structure drawn."""
+    if len(spec.panels) != 1:
+        return _answer(None, 0.0, "one structure expected")
+    found = groups_of(spec.panels[0].smiles)
+    claims = LETTERED_LINE.findall(view.stem_markdown)
+    if len(claims) < 3:
+        return _answer(None, 0.0, "cannot read the lettered statements")
+    true: list[str] = []
+    for letter, text in claims:
+        m = _GROUP_CLAIM.match(text.strip())
+        if m is None or m["group"] not in GROUP_RULES:
+            return _answer(None, 0.0, f"cannot read statement {letter}")
+        if m["group"] in found:
+            true.append(letter)
+    if not true:
+        return _answer(None, 0.0, "no statement is true, and no option can say so")
+    wanted = statement_code(true)
+    hits = [o.key for o in view.options if o.text.strip() == wanted]
+    if len(hits) == 1:
+        return _answer(hits[0], 0.9, f"the group rules make {wanted} true")
     return _answer(None, 0.0, f"no option codes {wanted!r}")

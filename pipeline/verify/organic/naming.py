@@ -7,6 +7,8 @@
 - "The compound shown is a" / "belongs to the class of", and "Which of the compounds shown is a
   <class>?": the structure's class is read by SMARTS rules written here (functional groups; an
   amine's and an alcohol's degree).
+- "Consider the following statements about the compound(s) shown:": each claim is checked by the
+  rules of pipeline.verify.organic.groups.
 
 It never sees the key, and never reads the generator's tables of answers; the compound table's
 names only warm OPSIN's cache (one Java run for them all).
@@ -22,7 +24,12 @@ from rdkit import Chem
 from core.records import SolverAnswer, SolverView
 from core.settings import REPO_ROOT
 from kb.organic import molecules
-from pipeline.verify.organic.groups import STEM_START, statements_answer
+from pipeline.verify.organic.groups import (
+    ONE_STEM_START,
+    STEM_START,
+    group_statements_answer,
+    statements_answer,
+)
 from pipeline.verify.organic.opsin import OpsinUnavailableError, smiles_of_names
 from pipeline.verify.organic.read import ORGANIC_SOLVER, structures_shown
 
@@ -139,6 +146,8 @@ def _naming_answer(view: SolverView) -> SolverAnswer:
         return _answer(None, 0.0, f"{len(hits)} options fit the structure")
     if stem.startswith(STEM_START):
         return statements_answer(view, spec, classes_of)
+    if stem.startswith(ONE_STEM_START):
+        return group_statements_answer(view, spec)
     picked = _PICK_CLASS.match(stem)
     if picked:
         wanted = picked["cls"]

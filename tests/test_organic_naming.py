@@ -15,10 +15,10 @@ from pipeline.verify.organic.naming import naming_answer
 from tests.conftest import DATA_DIR
 from tests.debian import ensure_java
 from tests.test_organic_bonds import (
+    assert_table,
     check_small_tables,
     check_stable_figures,
     check_template,
-    table_or_skip,
 )
 
 TEMPLATES = naming_templates(DATA_DIR)
@@ -31,13 +31,13 @@ def java() -> None:
 
 @pytest.mark.parametrize("template", TEMPLATES, ids=[t.template_id for t in TEMPLATES])
 def test_every_draft_is_clean_and_solved(template: OrganicTemplate, syllabus: Syllabus) -> None:
-    table_or_skip()
+    assert_table()
     check_template(template, syllabus, naming_answer)
 
 
 @pytest.mark.parametrize("template", TEMPLATES, ids=[t.template_id for t in TEMPLATES])
 def test_structure_figures_are_byte_stable(template: OrganicTemplate, syllabus: Syllabus) -> None:
-    table_or_skip()
+    assert_table()
     check_stable_figures(template, syllabus)
 
 
@@ -47,7 +47,7 @@ def test_name_options_name_different_compounds(syllabus: Syllabus) -> None:
     from pipeline.generate.organic.template import organic_drafts
     from pipeline.verify.organic.opsin import smiles_of_names
 
-    table_or_skip()
+    assert_table()
     for template in TEMPLATES:
         if "name-of" not in template.template_id:
             continue
@@ -69,7 +69,7 @@ def test_statement_codes_name_each_statement_twice(name: str, syllabus: Syllabus
     letter's frequency points to the key; the group statements span 20+ compounds."""
     from pipeline.generate.organic.template import organic_drafts
 
-    table_or_skip()
+    assert_table()
     template = next(t for t in TEMPLATES if t.template_id.endswith(name))
     drafts = list(organic_drafts(template, syllabus))
     assert len({d.content.stem_markdown for d in drafts}) >= 10

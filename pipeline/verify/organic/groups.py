@@ -21,7 +21,7 @@ from rdkit import Chem
 from core.figures import StructureSpec
 from core.records import SolverAnswer, SolverView
 from pipeline.generate.fact_formats import LETTERED_LINE, statement_code
-from pipeline.verify.organic.read import ORGANIC_SOLVER
+from pipeline.verify.organic.read import abstention, answered
 
 STEM_START = "Consider the following statements about the compounds shown:"
 ONE_STEM_START = "Consider the following statements about the compound shown:"
@@ -45,15 +45,6 @@ _GROUPS = {g: Chem.MolFromSmarts(s) for g, s in GROUP_RULES.items()}
 _CLAIM = re.compile(r"^(?P<label>[A-Z]) is an? (?P<cls>[a-z ]+)\.$")
 
 
-def _answer(choice: str | None, confidence: float, note: str) -> SolverAnswer:
-    return SolverAnswer(
-        solver=ORGANIC_SOLVER,
-        choice=choice,  # type: ignore[arg-type]
-        confidence=confidence,
-        note=note,
-    )
-
-
 def statements_answer(
     view: SolverView, spec: StructureSpec, classes_of: Callable[[str], frozenset[str]]
 ) -> SolverAnswer:
@@ -61,21 +52,21 @@ def statements_answer(
     panels = {p.label: p.smiles for p in spec.panels}
     claims = LETTERED_LINE.findall(view.stem_markdown)
     if len(claims) < 3:
-        return _answer(None, 0.0, "cannot read the lettered statements")
+        return abstention("cannot read the lettered statements")
     true: list[str] = []
     for letter, text in claims:
         m = _CLAIM.match(text.strip())
         if m is None or m["label"] not in panels:
-            return _answer(None, 0.0, f"cannot read statement {letter}")
+            return abstention(f"cannot read statement {letter}")
         if m["cls"] in classes_of(panels[m["label"]]):
             true.append(letter)
     if not true:
-        return _answer(None, 0.0, "no statement is true, and no option can say so")
+        return abstention("no statement is true, and no option can say so")
     wanted = statement_code(true)
     hits = [o.key for o in view.options if o.text.strip() == wanted]
     if len(hits) == 1:
-        return _answer(hits[0], 0.9, f"the substructure rules make {wanted} true")
-    return _answer(None, 0.0, f"no option codes {wanted!r}")
+        return answered(hits[0], 0.9, f"the substructure rules make {wanted} true")
+    return abstention(f"no option codes {wanted!r}")
 
 
 def groups_of(smiles: str) -> frozenset[str]:
@@ -90,22 +81,22 @@ def group_statements_answer(view: SolverView, spec: StructureSpec) -> SolverAnsw
     """The option coding exactly the true claims "The compound shown contains a <group> group."
     about the one structure drawn."""
     if len(spec.panels) != 1:
-        return _answer(None, 0.0, "one structure expected")
+        return abstention("one structure expected")
     found = groups_of(spec.panels[0].smiles)
     claims = LETTERED_LINE.findall(view.stem_markdown)
     if len(claims) < 3:
-        return _answer(None, 0.0, "cannot read the lettered statements")
+        return abstention("cannot read the lettered statements")
     true: list[str] = []
     for letter, text in claims:
         m = _GROUP_CLAIM.match(text.strip())
         if m is None or m["group"] not in GROUP_RULES:
-            return _answer(None, 0.0, f"cannot read statement {letter}")
+            return abstention(f"cannot read statement {letter}")
         if m["group"] in found:
             true.append(letter)
     if not true:
-        return _answer(None, 0.0, "no statement is true, and no option can say so")
+        return abstention("no statement is true, and no option can say so")
     wanted = statement_code(true)
     hits = [o.key for o in view.options if o.text.strip() == wanted]
     if len(hits) == 1:
-        return _answer(hits[0], 0.9, f"the group rules make {wanted} true")
-    return _answer(None, 0.0, f"no option codes {wanted!r}")
+        return answered(hits[0], 0.9, f"the group rules make {wanted} true")
+    return abstention(f"no option codes {wanted!r}")

@@ -17,13 +17,10 @@ names only warm OPSIN's cache (one Java run for them all).
 from __future__ import annotations
 
 import re
-from functools import cache
 
 from rdkit import Chem
 
 from core.records import SolverAnswer, SolverView
-from core.settings import REPO_ROOT
-from kb.organic import molecules
 from pipeline.verify.organic.groups import (
     ONE_STEM_START,
     STEM_START,
@@ -31,7 +28,7 @@ from pipeline.verify.organic.groups import (
     statements_answer,
 )
 from pipeline.verify.organic.opsin import OpsinUnavailableError, smiles_of_names
-from pipeline.verify.organic.read import ORGANIC_SOLVER, structures_shown
+from pipeline.verify.organic.read import abstention, answered, structures_shown
 
 _TO_STRUCTURE = re.compile(r"^Which of the structures shown is (?P<name>.+)\?$")
 _PICK_CLASS = re.compile(r"^Which of the compounds shown is an? (?P<cls>[a-z ]+)\?$")
@@ -69,27 +66,8 @@ def _flat(smiles: str | None) -> str | None:
     return Chem.MolToSmiles(mol, isomericSmiles=False) if mol is not None else None
 
 
-@cache
-def _warm() -> None:
-    names: list[str] = []
-    for m in molecules(REPO_ROOT / "data"):
-        names.extend(n for n in (m.iupac, m.common) if n)
-    if names:
-        smiles_of_names(names)
-
-
 def _read(names: list[str]) -> dict[str, str | None]:
-    _warm()
     return {n: _flat(s) for n, s in smiles_of_names(names).items()}
-
-
-def _answer(choice: str | None, confidence: float, note: str) -> SolverAnswer:
-    return SolverAnswer(
-        solver=ORGANIC_SOLVER,
-        choice=choice,  # type: ignore[arg-type]
-        confidence=confidence,
-        note=note,
-    )
 
 
 def classes_of(smiles: str) -> frozenset[str]:
@@ -106,13 +84,13 @@ def naming_answer(view: SolverView) -> SolverAnswer:
     try:
         return _naming_answer(view)
     except OpsinUnavailableError as e:
-        return _answer(None, 0.0, str(e))
+        return abstention(str(e))
 
 
 def _naming_answer(view: SolverView) -> SolverAnswer:
     spec = structures_shown(view)
     if spec is None:
-        return _answer(None, 0.0, "no structure shown")
+        return abstention("no structure shown")
     stem = view.stem_markdown.strip()
     texts = [o.text for o in view.options]
     keys = [o.key for o in view.options]
@@ -121,29 +99,29 @@ def _naming_answer(view: SolverView) -> SolverAnswer:
         read = _read(texts)
         hits = [k for k, t in zip(keys, texts, strict=True) if read[t] == shown]
         if len(hits) == 1:
-            return _answer(hits[0], 1.0, "OPSIN reads exactly one option as the structure")
-        return _answer(None, 0.0, f"{len(hits)} options name the structure")
+            return answered(hits[0], 1.0, "OPSIN reads exactly one option as the structure")
+        return abstention(f"{len(hits)} options name the structure")
     named = _TO_STRUCTURE.match(stem)
     if named:
         target = _read([named["name"]])[named["name"]]
         if target is None:
-            return _answer(None, 0.0, "OPSIN cannot read the name")
+            return abstention("OPSIN cannot read the name")
         labels = [p.label for p in spec.panels if _flat(p.smiles) == target]
         hits = [k for k, t in zip(keys, texts, strict=True) if t in labels]
         if len(labels) == 1 and len(hits) == 1:
-            return _answer(hits[0], 1.0, f"OPSIN's structure is panel {labels[0]}")
-        return _answer(None, 0.0, f"{len(labels)} panels match the name")
+            return answered(hits[0], 1.0, f"OPSIN's structure is panel {labels[0]}")
+        return abstention(f"{len(labels)} panels match the name")
     if stem in ("The compound shown is a", "The compound shown belongs to the class of"):
         if len(spec.panels) != 1:
-            return _answer(None, 0.0, "one structure expected")
+            return abstention("one structure expected")
         found = classes_of(spec.panels[0].smiles)
         if stem.endswith("class of"):
             senior = next((c for c, p in _CLASS if c in found), None)
             found = frozenset({senior}) if senior else frozenset()
         hits = [k for k, t in zip(keys, texts, strict=True) if t in found]
         if len(hits) == 1:
-            return _answer(hits[0], 0.9, "the substructure rules give one class")
-        return _answer(None, 0.0, f"{len(hits)} options fit the structure")
+            return answered(hits[0], 0.9, "the substructure rules give one class")
+        return abstention(f"{len(hits)} options fit the structure")
     if stem.startswith(STEM_START):
         return statements_answer(view, spec, classes_of)
     if stem.startswith(ONE_STEM_START):
@@ -153,10 +131,10 @@ def _naming_answer(view: SolverView) -> SolverAnswer:
         wanted = picked["cls"]
         rules = dict(CLASS_RULES) | dict(DEGREE_RULES)
         if wanted not in rules:
-            return _answer(None, 0.0, f"unknown class {wanted!r}")
+            return abstention(f"unknown class {wanted!r}")
         labels = [p.label for p in spec.panels if wanted in classes_of(p.smiles)]
         hits = [k for k, t in zip(keys, texts, strict=True) if t in labels]
         if len(labels) == 1 and len(hits) == 1:
-            return _answer(hits[0], 0.9, f"only panel {labels[0]} is of the class")
-        return _answer(None, 0.0, f"{len(labels)} panels are of the class")
-    return _answer(None, 0.0, "a naming question of a kind this solver does not read")
+            return answered(hits[0], 0.9, f"only panel {labels[0]} is of the class")
+        return abstention(f"{len(labels)} panels are of the class")
+    return abstention("a naming question of a kind this solver does not read")

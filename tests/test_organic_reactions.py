@@ -18,7 +18,13 @@ from kb.syllabus import Syllabus
 from pipeline.figures import templates as figure_templates
 from pipeline.figures.render import svg_of
 from pipeline.figures.svg import unsafe_svg
-from pipeline.generate.organic.reactions import index, reactions_templates, table
+from pipeline.generate.organic.reactions import (
+    _chain_question,
+    _product_question,
+    index,
+    reactions_templates,
+    table,
+)
 from pipeline.generate.organic.template import OrganicTemplate, organic_draft
 from pipeline.verify.gate import hygiene_problem, solver_view
 from pipeline.verify.organic.opsin import smiles_of_names
@@ -171,7 +177,8 @@ def test_every_starting_structure_is_drawn() -> None:
 
 
 def test_a_real_draft_carries_its_drawn_figure(syllabus: Syllabus) -> None:
-    draft = organic_draft(TEMPLATES[0], 0, syllabus)
+    drafts = (organic_draft(TEMPLATES[0], seed, syllabus) for seed in range(20))
+    draft = next((d for d in drafts if d is not None), None)
     assert draft is not None
     figure = draft.content.figures[0]
     assert isinstance(figure.spec, StructureSpec) and figure.width > 0 and figure.height > 0
@@ -210,4 +217,70 @@ def test_the_solver_never_reads_the_generator_or_its_table() -> None:
     solver = (REPO_ROOT / "pipeline/verify/organic/reactions.py").read_text(encoding="utf-8")
     assert "pipeline.generate" not in solver and "reactions.json" not in solver
     generator = (REPO_ROOT / "pipeline/generate/organic/reactions.py").read_text(encoding="utf-8")
-    assert "pipeline.verify" not in generator and "reaction_rules" not in generator
+    # The gate's option hygiene is shared; no organic solver is.
+    assert "pipeline.verify.organic" not in generator and "reaction_rules" not in generator
+
+
+def test_a_name_question_never_offers_a_name_a_teacher_would_also_accept() -> None:
+    """Review 22, finding 1: 'aldol reaction' never beside 'aldol condensation' (NCERT prints
+    the dil. NaOH reaction under the heading 'Aldol condensation'), nor Wurtz beside Fittig."""
+    t = table(DATA_DIR)
+    confusable = {r.name: set(r.confusable) for r in t.reactions}
+    assert "aldol condensation" in confusable["aldol reaction"]
+    for template in TEMPLATES:
+        if ".name-" not in template.template_id:
+            continue
+        for seed in range(60):
+            q = template.draw(seed)
+            if q is None:
+                continue
+            others = set(q.options) - {q.correct}
+            assert not others & confusable[q.correct], (template.template_id, q.options)
+            assert all(q.correct not in confusable.get(o, set()) for o in others)
+
+
+def test_a_reagent_question_never_offers_a_reagent_ncert_also_accepts() -> None:
+    """Review 22, finding 2: ethanol to ethanal keyed PCC never offers acidified K2Cr2O7."""
+    t = table(DATA_DIR)
+    pcc = next(r for r in t.reactions if r.reagent == "PCC")
+    assert "K₂Cr₂O₇, dil. H₂SO₄" in pcc.also_accepted
+    by_key = {(s.reaction.reagent, s.substrate): s.reaction for s in t.steps}
+    for template in TEMPLATES:
+        if ".reagent-" not in template.template_id:
+            continue
+        for seed in range(60):
+            q = template.draw(seed)
+            if q is None:
+                continue
+            accepted = {
+                a
+                for (reagent, _), r in by_key.items()
+                if reagent == q.correct
+                for a in r.also_accepted
+            }
+            assert not accepted & set(q.options), (template.template_id, q.options)
+
+
+def test_no_option_needs_an_element_the_substrate_and_reagents_lack() -> None:
+    """Review 22, finding 3: every compound option is built from the elements of the substrate
+    and of the products the reagents make (no trifluoroethanoic acid for a Wurtz reaction)."""
+    ix = index(DATA_DIR)
+    compounds = ix.table.compounds
+    by_name = {c.name: c for c in compounds.values()}
+    items = [(s,) for s in ix.table.steps] + list(ix.chains[2][::7]) + list(ix.chains[3][::11])
+    checked = 0
+    for chain in items:
+        ids = (chain[0].substrate, *(p for s in chain for p in s.products))
+        pool = frozenset(e for m in ids for e in compounds[m].elements)
+        for seed in range(3):
+            if len(chain) == 1:
+                q = _product_question(ix, chain[0], seed)
+            else:
+                q = _chain_question(ix, chain, seed)
+            if q is None:
+                continue
+            for option in q.options:
+                for name in option.split(" and "):
+                    assert by_name[name].elements <= pool, (ids, option)
+                    checked += 1
+    assert checked > 500

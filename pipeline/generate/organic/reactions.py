@@ -37,14 +37,13 @@ from rdkit.Chem.rdMolDescriptors import CalcMolFormula
 from core.figures import StructureSpec
 from core.records import QuestionFormat
 from kb.organic import molecules
-from kb.retrieval import content_tokens
 from pipeline.difficulty import Demand
 from pipeline.generate.organic.reaction_types import types_templates
-from pipeline.generate.organic.template import OrganicQuestion, OrganicTemplate
+from pipeline.generate.organic.template import OrganicQuestion, OrganicTemplate, options_clash
+from pipeline.verify.gate import option_hygiene
 
 KIND = "reactions"
 TABLE = Path("kb") / "organic" / "reactions.json"
-LONGEST_RATIO = 1.5
 CHAIN_LETTERS = "ABCD"
 EASY = Demand(steps=1)
 REVERSED = Demand(steps=1, reversed=True)
@@ -77,6 +76,12 @@ class Reaction:
     reagent: str
     role: str
     note: str  # why the product is this one (a rule of selectivity), or ""
+    # Names a teacher would also accept for this conversion (aldol reaction / condensation):
+    # a name question never offers them beside this one.
+    confusable: tuple[str, ...] = ()
+    # Other reagents NCERT says make the same product from this substrate (PCC and acidified
+    # K2Cr2O7 for an alcohol to a carbonyl compound): never a reagent distractor.
+    also_accepted: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -156,6 +161,8 @@ def table(data_dir: Path) -> Table:
             r["reagent"],
             r["role"],
             r.get("note", ""),
+            tuple(r.get("confusable_with", ())),
+            tuple(r.get("also_accepted", ())),
         )
         reactions.append(reaction)
         for i in r["instances"]:
@@ -223,22 +230,6 @@ def _distinct(chain: tuple[Step, ...]) -> bool:
 # --- options -------------------------------------------------------------------------------
 
 
-def _fair(options: list[str], key: str, stem: str) -> bool:
-    """The generator's own screens: no option inside another, the key not by far the longest,
-    and the key not the only option whose every word the stem already prints."""
-    low = [o.lower() for o in options]
-    if len(set(low)) != len(low):
-        return False
-    if any(i != j and len(a) >= 3 and a in b for i, a in enumerate(low) for j, b in enumerate(low)):
-        return False
-    longest = max(len(o) for o in options if o != key)
-    if len(key) >= LONGEST_RATIO * longest and len(key) - longest >= 10:
-        return False
-    words = content_tokens(stem)
-    inside = [bool(tok) and tok <= words for tok in (content_tokens(o) for o in options)]
-    return not (inside[options.index(key)] and sum(inside) == 1)
-
-
 def _pick(key: str, tiers: Iterable[list[str]], rng: random.Random, stem: str) -> list[str] | None:
     """The key and three distractors, taken tier by tier (shuffled within a tier), skipping any
     that would break the screens; None when three cannot be found."""
@@ -249,20 +240,15 @@ def _pick(key: str, tiers: Iterable[list[str]], rng: random.Random, stem: str) -
         for text in pool:
             if len(chosen) == 4:
                 break
-            trial = [*chosen, text]
-            low = [o.lower() for o in trial]
-            if any(
-                i != j and len(a) >= 3 and a in b
-                for i, a in enumerate(low)
-                for j, b in enumerate(low)
-            ):
+            if options_clash([*chosen, text]):
                 continue
             chosen.append(text)
     if len(chosen) < 4:
         return None
     options = chosen[:]
     rng.shuffle(options)
-    return options if _fair(options, key, stem) else None
+    flaw = option_hygiene(QuestionFormat.SINGLE_CORRECT, stem, options, options.index(key))
+    return options if flaw is None else None
 
 
 def _neighbours(ix: Index, product: str, avoid: set[str]) -> tuple[list[str], list[str], list[str]]:
@@ -309,24 +295,37 @@ def _elements(ix: Index, products: tuple[str, ...]) -> frozenset[str]:
 
 
 def _compound_tiers(
-    ix: Index, products: tuple[str, ...], near: list[tuple[str, ...]], avoid: set[str]
+    ix: Index,
+    products: tuple[str, ...],
+    near: list[tuple[str, ...]],
+    avoid: set[str],
+    made_of: frozenset[str],
 ) -> list[list[str]]:
     """Distractor names for a product (or product set): the near ones first, then isomers and
-    family neighbours (for a set, one member swapped for its neighbour)."""
+    family neighbours (for a set, one member swapped for its neighbour). Only compounds built
+    from the elements `made_of` (the substrate's and the reagents', as the products show them)
+    qualify: a fluoro acid for a Wurtz coupling, or a Grignard reagent for a decarboxylation,
+    would give the answer away. Compounds that merely share the carbon count are never used."""
     t = ix.table
     key = t.name(products)
-    near = [p for p in near if set(p) != set(products)]
+
+    def fits(ids: tuple[str, ...]) -> bool:
+        return _elements(ix, ids) <= made_of
+
+    near = [p for p in near if set(p) != set(products) and fits(p)]
     elements = _elements(ix, products)
     # A product of the same elements (the other regiochemistry, one oxidation level off) is the
     # nearest miss; a product that would need another reagent's atoms comes after the isomers.
     alike = [t.name(p) for p in near if _elements(ix, p) == elements]
-    tiers = [alike]
-    swapped: list[list[str]] = [[], [], []]
+    swapped: list[list[str]] = [[], []]
     for i, member in enumerate(products):
-        for level, group in enumerate(_neighbours(ix, member, avoid | set(products))):
+        isomers, family, _ = _neighbours(ix, member, avoid | set(products))
+        for level, group in enumerate((isomers, family)):
             for other in group:
-                swapped[level].append(t.name((*products[:i], other, *products[i + 1 :])))
-    tiers = [tiers[0], swapped[0], [t.name(p) for p in near], swapped[1], swapped[2]]
+                ids = (*products[:i], other, *products[i + 1 :])
+                if fits(ids):
+                    swapped[level].append(t.name(ids))
+    tiers = [alike, swapped[0], [t.name(p) for p in near], swapped[1]]
     return [[n for n in tier if n != key] for tier in tiers]
 
 
@@ -380,7 +379,8 @@ def _product_question(ix: Index, step: Step, seed: int) -> OrganicQuestion | Non
         "Compound A, whose structure is shown, reacts as follows:\n\n"
         f"{_arrows((step,))}\n\nThe major product B is"
     )
-    options = _pick(key, _compound_tiers(ix, step.products, near, {a}), rng, stem)
+    made_of = _elements(ix, (a, *step.products))
+    options = _pick(key, _compound_tiers(ix, step.products, near, {a}, made_of), rng, stem)
     if options is None:
         return None
     r = step.reaction
@@ -399,6 +399,8 @@ def _reagent_question(ix: Index, step: Step, seed: int) -> OrganicQuestion | Non
     target = t.name(step.products)
 
     def allowed(reagent: str) -> bool:
+        if reagent in r.also_accepted:
+            return False
         known = ix.by_reagent_substrate.get((reagent, a))
         if known is not None:
             return set(known.products) != set(step.products)
@@ -430,7 +432,14 @@ def _name_question(ix: Index, step: Step, seed: int) -> OrganicQuestion | None:
     rng = random.Random(seed)
     a, r = step.substrate, step.reaction
     target = t.name(step.products)
-    named = [x for x in t.reactions if x.named and x.name != r.name]
+    named = [
+        x
+        for x in t.reactions
+        if x.named
+        and x.name != r.name
+        and x.name not in r.confusable
+        and r.name not in x.confusable
+    ]
     tiers = [
         [x.name for x in named if x.topic_id == r.topic_id],
         [x.name for x in named if x.source == r.source],
@@ -493,7 +502,8 @@ def _chain_question(ix: Index, chain: tuple[Step, ...], seed: int) -> OrganicQue
         "Compound A, whose structure is shown, is taken through the sequence\n\n"
         f"{_arrows(chain)}\n\nThe compound {letter} is"
     )
-    options = _pick(key, _compound_tiers(ix, last.products, near, {a}), rng, stem)
+    made_of = _elements(ix, (a, *(p for s in chain for p in s.products)))
+    options = _pick(key, _compound_tiers(ix, last.products, near, {a}, made_of), rng, stem)
     if options is None:
         return None
     said = [f"A is {t.compounds[a].name}"]

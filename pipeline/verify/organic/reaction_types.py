@@ -45,8 +45,6 @@ from rdkit.Chem import rdFMCS
 from rdkit.Chem.rdMolDescriptors import CalcMolFormula
 
 from core.records import QuestionFormat, SolverAnswer, SolverView
-from core.settings import REPO_ROOT
-from kb.organic import molecules
 from pipeline.generate.fact_formats import LETTERED_LINE, statement_code
 from pipeline.verify.organic.opsin import smiles_of_names
 from pipeline.verify.organic.read import abstention, answered
@@ -181,15 +179,8 @@ def _answer(choice: int | None, note: str) -> SolverAnswer:
     return answered(LETTERS[choice], 0.9, note)
 
 
-@cache
-def _warm_table() -> None:
-    """Every name of the compound table read by OPSIN in one batch (once per process)."""
-    smiles_of_names([m.iupac for m in molecules(REPO_ROOT / "data")])
-
-
 def _warm(texts: list[str]) -> None:
     """Every compound name of the question read by OPSIN in one batch."""
-    _warm_table()
     names = []
     for text in texts:
         found = CONVERSION.search(text)

@@ -28,7 +28,6 @@ from rdkit.Chem.rdChemReactions import ChemicalReaction
 
 from core.records import SolverAnswer, SolverView
 from core.settings import REPO_ROOT
-from kb.organic import molecules
 from pipeline.verify.organic.opsin import smiles_of_names
 from pipeline.verify.organic.reaction_types import is_types_question, types_answer
 from pipeline.verify.organic.read import abstention, answered, structures_shown
@@ -160,16 +159,7 @@ def names_of(reagent: str, smiles: str, product: str) -> frozenset[str]:
     return frozenset(named)
 
 
-def _warm() -> None:
-    """Reads every name of the compound table with OPSIN in one batch (once per process)."""
-    if not _WARM:
-        names = [m.iupac for m in molecules(REPO_ROOT / "data")]
-        if names:
-            smiles_of_names(names)
-        _WARM.append(True)
 
-
-_WARM: list[bool] = []
 
 
 @cache
@@ -205,7 +195,6 @@ def reactions_answer(view: SolverView) -> SolverAnswer:
     reagents = ARROW.findall(view.stem_markdown)
     if start is None or not reagents:
         return _answer(None, "no starting compound or no reagent read", options)
-    _warm()
     stem = view.stem_markdown
     if "The reagent X is" in stem or "is known as" in stem:
         target_names = TARGET.findall(stem)

@@ -6,9 +6,9 @@ reagent and conditions as NCERT prints them, its topic) and concrete instances (
 product, by the shared compound table's `molecule_id`: kb.organic.molecules is the one list of
 compounds, names and structures). The templates, per topic:
 
-- product (Easy): `A —[reagent]→ B`, the starting compound drawn; which is B?
+- product (Easy): `P —[reagent]→ Q`, the starting compound drawn; which is Q?
 - name (Easy): the conversion shown is known as … (named reactions only);
-- reagent (Medium, a relation used in reverse): which reagent converts A into the named B?
+- reagent (Medium, a relation used in reverse): which reagent converts P into the named Q?
 - chain2 (Medium, 2 steps) and chain3 (Hard, 3 steps): instances composed so that each product
   is the next substrate; which is the last compound? A chain belongs to its last step's topic.
 
@@ -44,13 +44,14 @@ from pipeline.verify.gate import option_hygiene
 
 KIND = "reactions"
 TABLE = Path("kb") / "organic" / "reactions.json"
-CHAIN_LETTERS = "ABCD"
+# The compounds of a conversion are P, Q, R, S, never A–D, the options' own letters.
+CHAIN_LETTERS = "PQRS"
 EASY = Demand(steps=1)
 REVERSED = Demand(steps=1, reversed=True)
 TWO_STEPS = Demand(steps=2)
 THREE_STEPS = Demand(steps=3)
-CAPTION = "Compound A"
-ALT = "The structural formula of the starting compound A."
+CAPTION = "Compound P"
+ALT = "The structural formula of the starting compound P."
 
 
 @dataclass(frozen=True)
@@ -334,7 +335,7 @@ def _figure(ix: Index, molecule_id: str) -> StructureSpec:
 
 
 def _arrows(chain: tuple[Step, ...], last: str | None = None) -> str:
-    parts = ["A"]
+    parts = [CHAIN_LETTERS[0]]
     for i, s in enumerate(chain):
         target = last if (last is not None and i == len(chain) - 1) else CHAIN_LETTERS[i + 1]
         parts.append(f"—[{s.reaction.reagent}]→ {target}")
@@ -376,8 +377,8 @@ def _product_question(ix: Index, step: Step, seed: int) -> OrganicQuestion | Non
     near = [s.products for s in ix.by_substrate.get(a, ()) if s.products != step.products]
     key = t.name(step.products)
     stem = (
-        "Compound A, whose structure is shown, reacts as follows:\n\n"
-        f"{_arrows((step,))}\n\nThe major product B is"
+        "Compound P, whose structure is shown, reacts as follows:\n\n"
+        f"{_arrows((step,))}\n\nThe major product Q is"
     )
     made_of = _elements(ix, (a, *step.products))
     options = _pick(key, _compound_tiers(ix, step.products, near, {a}, made_of), rng, stem)
@@ -385,7 +386,7 @@ def _product_question(ix: Index, step: Step, seed: int) -> OrganicQuestion | Non
         return None
     r = step.reaction
     explanation = (
-        f"A is {t.compounds[a].name}; with {r.reagent} it undergoes {r.name} "
+        f"P is {t.compounds[a].name}; with {r.reagent} it undergoes {r.name} "
         f"({r.source}), giving {key}" + (f"; {r.note}." if r.note else ".")
     )
     group = f"{r.reaction_id}|{a}"
@@ -413,7 +414,7 @@ def _reagent_question(ix: Index, step: Step, seed: int) -> OrganicQuestion | Non
     ]
     tiers = [[g for g in tier if g != r.reagent and allowed(g)] for tier in tiers]
     stem = (
-        f"Compound A, whose structure is shown, is converted into **{target}**:\n\n"
+        f"Compound P, whose structure is shown, is converted into **{target}**:\n\n"
         f"{_arrows((step,), target)}\n\nThe reagent X is"
     ).replace(f"—[{r.reagent}]→", "—[X]→")
     options = _pick(r.reagent, tiers, rng, stem)
@@ -446,7 +447,7 @@ def _name_question(ix: Index, step: Step, seed: int) -> OrganicQuestion | None:
         [x.name for x in named],
     ]
     stem = (
-        f"The conversion of compound A, whose structure is shown, into **{target}**\n\n"
+        f"The conversion of compound P, whose structure is shown, into **{target}**\n\n"
         f"{_arrows((step,), target)}\n\nis known as"
     )
     options = _pick(r.name, tiers, rng, stem)
@@ -499,14 +500,14 @@ def _chain_question(ix: Index, chain: tuple[Step, ...], seed: int) -> OrganicQue
     near += [(s.substrate,) for s in chain[1:]]
     letter = CHAIN_LETTERS[len(chain)]
     stem = (
-        "Compound A, whose structure is shown, is taken through the sequence\n\n"
+        "Compound P, whose structure is shown, is taken through the sequence\n\n"
         f"{_arrows(chain)}\n\nThe compound {letter} is"
     )
     made_of = _elements(ix, (a, *(p for s in chain for p in s.products)))
     options = _pick(key, _compound_tiers(ix, last.products, near, {a}, made_of), rng, stem)
     if options is None:
         return None
-    said = [f"A is {t.compounds[a].name}"]
+    said = [f"P is {t.compounds[a].name}"]
     for i, s in enumerate(chain):
         said.append(
             f"{s.reaction.reagent} gives {CHAIN_LETTERS[i + 1]} = {t.name(s.products)} "

@@ -8,7 +8,7 @@ ranking picks the major product (Markovnikov: the new group on the carbon with f
 Saytzeff: the more substituted alkene). The products are sanitised and compared, as canonical
 SMILES, with the options (names read by OPSIN). Four kinds of question:
 
-- product: the compound at the end of the arrows ("The major product B is", "The compound D is");
+- product: the compound at the end of the arrows ("The major product Q is", "The compound S is");
 - reagent: "The reagent X is" for `A —[X]→ <name>`: the one option whose SMARTS gives the target;
 - name: "is known as" for `A —[reagent]→ <name>`: the name of the reagent's rule that gives it.
 """
@@ -157,9 +157,6 @@ def names_of(reagent: str, smiles: str, product: str) -> frozenset[str]:
         if _apply(t, smiles) == {product}:
             named.add(t.name)
     return frozenset(named)
-
-
-
 
 
 @cache

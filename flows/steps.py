@@ -47,14 +47,13 @@ from pipeline.fill.engine import CellReport
 from pipeline.fill.pool import (
     FIGURES,
     STRUCTURES,
-    Drawing,
     Resume,
     figure_deficits,
     fill_pool,
     topic_deficits,
 )
 from pipeline.fill.rounds import fill_until_assembled
-from pipeline.generate.drafter import Drafter, FigureDrafter, OfflineDrafter
+from pipeline.generate.drafter import Drafter, FigureDrafter, OfflineDrafter, Seeded
 from pipeline.generate.organic.catalogue import structure_templates
 from pipeline.relabel import RELABELLED, Rater, relabellings
 from pipeline.serve.outbox import OutboxProblem, outbox_entry
@@ -350,7 +349,7 @@ def figure_floor_step(services: Services, date: dt.date) -> int:
     # per template (a paper takes 2 or 3 a subject, one a template); structures per unit and
     # difficulty (Chemistry takes 4 to 12 from any organic template, and the topic floor and
     # fills make many more).
-    kinds: list[tuple[str, FigureDrafter, Sequence[Drawing], pl.Expr, bool]] = [
+    kinds: list[tuple[str, FigureDrafter, Sequence[Seeded], pl.Expr, bool]] = [
         ("figure", FigureDrafter(syllabus, drafter.figures), drafter.figures, FIGURES, False),
         ("structure", FigureDrafter(syllabus, (), shown), shown, STRUCTURES, True),
     ]

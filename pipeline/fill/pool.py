@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import polars as pl
 
@@ -28,7 +28,7 @@ from pipeline.fill.engine import (
     run_fill,
 )
 from pipeline.fill.topup import of_topic
-from pipeline.generate.drafter import CallDrafter, Drafter
+from pipeline.generate.drafter import CallDrafter, Drafter, Seeded
 from pipeline.verify.gate import Screen, Solver
 
 Cell = tuple[Subject, Difficulty]
@@ -92,18 +92,6 @@ def topic_deficits(
     return deficits
 
 
-class Drawing(Protocol):
-    """A template whose questions show a drawing: a figure template, or an organic template
-    whose questions show structures."""
-
-    @property
-    def subject(self) -> Subject: ...
-    @property
-    def topic_id(self) -> str: ...
-    @property
-    def difficulty(self) -> Difficulty: ...
-
-
 # What the figure floor counts per kind of drawing: diagrams, graphs, circuits and ray diagrams
 # (the blueprint's figures_per_subject), or structural formulae (its structures_per_subject).
 FIGURES = pl.col("figure") & ~pl.col("structure")
@@ -112,7 +100,7 @@ STRUCTURES = pl.col("structure")
 
 def figure_deficits(
     pool: pl.DataFrame,
-    templates: Sequence[Drawing],
+    templates: Sequence[Seeded],
     syllabus: Syllabus,
     per_template: int,
     drawn: pl.Expr = FIGURES,

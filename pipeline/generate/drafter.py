@@ -161,7 +161,8 @@ def in_cell(
 
 
 class Seeded(Protocol):
-    """A seeded template of one cell: a figure or an organic template."""
+    """A seeded template of one cell: a figure or an organic template (what the figure floor
+    counts per cell, too)."""
 
     @property
     def template_id(self) -> str: ...

@@ -190,6 +190,23 @@ def _pool_draw(
     return pool[seed % len(pool)], random.Random(f"{KIND}.{seed}.{len(pool)}")
 
 
+def _of_compound(
+    c: Counted, stem: str, options: tuple[str, str, str, str], key: str, explanation: str
+) -> OrganicQuestion:
+    """A single-correct question about one compound of the table, its structure drawn."""
+    return OrganicQuestion(
+        format=QuestionFormat.SINGLE_CORRECT,
+        stem=stem,
+        options=options,
+        correct=key,
+        explanation=explanation,
+        group=c.molecule.molecule_id,
+        structures=StructureSpec.of(c.molecule.smiles),
+        alt=ONE_ALT,
+        params=(("molecule", c.molecule.molecule_id),),
+    )
+
+
 # -- σ and π ----------------------------------------------------------------------------------
 
 
@@ -220,20 +237,16 @@ def _sigma_pi(
         if made is None:
             return None
         options, key = made
-        return OrganicQuestion(
-            format=QuestionFormat.SINGLE_CORRECT,
-            stem=SIGMA_PI_STEM,
-            options=options,
-            correct=key,
-            explanation=(
+        return _of_compound(
+            c,
+            SIGMA_PI_STEM,
+            options,
+            key,
+            (
                 f"Every bond has one σ bond, a double bond adds one π and a triple bond two. "
                 f"In {c.molecule.iupac} ({subscripted(c.formula)}) there are {s} σ bonds (its "
                 f"{c.hydrogens} bonds to hydrogen included) and {p} π bond(s)."
             ),
-            group=c.molecule.molecule_id,
-            structures=StructureSpec.of(c.molecule.smiles),
-            alt=ONE_ALT,
-            params=(("molecule", c.molecule.molecule_id),),
         )
 
     return draw
@@ -269,20 +282,16 @@ def _hybrid(
         if made is None:
             return None
         options, key = made
-        return OrganicQuestion(
-            format=QuestionFormat.SINGLE_CORRECT,
-            stem=HYBRID_STEM,
-            options=options,
-            correct=key,
-            explanation=(
+        return _of_compound(
+            c,
+            HYBRID_STEM,
+            options,
+            key,
+            (
                 "A carbon with four single bonds is sp³, one with a double bond (or in a benzene "
                 "ring) sp², one with a triple bond or two double bonds sp. "
                 f"In {c.molecule.iupac} there are {a} sp³, {b} sp² and {s} sp carbon atoms."
             ),
-            group=c.molecule.molecule_id,
-            structures=StructureSpec.of(c.molecule.smiles),
-            alt=ONE_ALT,
-            params=(("molecule", c.molecule.molecule_id),),
         )
 
     return draw
@@ -348,20 +357,16 @@ def _dbe_structure(data_dir: Path) -> Callable[[int], OrganicQuestion | None]:
         if made is None:
             return None
         options, key = made
-        return OrganicQuestion(
-            format=QuestionFormat.SINGLE_CORRECT,
-            stem=DBE_STRUCTURE_STEM,
-            options=options,
-            correct=key,
-            explanation=(
+        return _of_compound(
+            c,
+            DBE_STRUCTURE_STEM,
+            options,
+            key,
+            (
                 f"The compound is {subscripted(c.formula)}; its double bond equivalent "
                 f"C − (H + X)/2 + N/2 + 1 is {d}: each ring and each π bond counts one "
                 f"({c.rings} ring(s), {c.pi} π bond(s))."
             ),
-            group=c.molecule.molecule_id,
-            structures=StructureSpec.of(c.molecule.smiles),
-            alt=ONE_ALT,
-            params=(("molecule", c.molecule.molecule_id),),
         )
 
     return draw

@@ -20,8 +20,7 @@ from rdkit import Chem
 
 from core.figures import StructureSpec
 from core.records import SolverAnswer, SolverView
-from pipeline.generate.fact_formats import LETTERED_LINE, statement_code
-from pipeline.verify.organic.read import abstention, answered
+from pipeline.verify.organic.read import abstention, coded_answer
 
 STEM_START = "Consider the following statements about the compounds shown:"
 ONE_STEM_START = "Consider the following statements about the compound shown:"
@@ -50,23 +49,14 @@ def statements_answer(
 ) -> SolverAnswer:
     """The option coding exactly the true claims, each claim read as '<label> is a <class>.'."""
     panels = {p.label: p.smiles for p in spec.panels}
-    claims = LETTERED_LINE.findall(view.stem_markdown)
-    if len(claims) < 3:
-        return abstention("cannot read the lettered statements")
-    true: list[str] = []
-    for letter, text in claims:
-        m = _CLAIM.match(text.strip())
+
+    def truth(claim: str) -> bool | None:
+        m = _CLAIM.match(claim)
         if m is None or m["label"] not in panels:
-            return abstention(f"cannot read statement {letter}")
-        if m["cls"] in classes_of(panels[m["label"]]):
-            true.append(letter)
-    if not true:
-        return abstention("no statement is true, and no option can say so")
-    wanted = statement_code(true)
-    hits = [o.key for o in view.options if o.text.strip() == wanted]
-    if len(hits) == 1:
-        return answered(hits[0], 0.9, f"the substructure rules make {wanted} true")
-    return abstention(f"no option codes {wanted!r}")
+            return None
+        return m["cls"] in classes_of(panels[m["label"]])
+
+    return coded_answer(view, truth, "the substructure rules")
 
 
 def groups_of(smiles: str) -> frozenset[str]:
@@ -83,20 +73,11 @@ def group_statements_answer(view: SolverView, spec: StructureSpec) -> SolverAnsw
     if len(spec.panels) != 1:
         return abstention("one structure expected")
     found = groups_of(spec.panels[0].smiles)
-    claims = LETTERED_LINE.findall(view.stem_markdown)
-    if len(claims) < 3:
-        return abstention("cannot read the lettered statements")
-    true: list[str] = []
-    for letter, text in claims:
-        m = _GROUP_CLAIM.match(text.strip())
+
+    def truth(claim: str) -> bool | None:
+        m = _GROUP_CLAIM.match(claim)
         if m is None or m["group"] not in GROUP_RULES:
-            return abstention(f"cannot read statement {letter}")
-        if m["group"] in found:
-            true.append(letter)
-    if not true:
-        return abstention("no statement is true, and no option can say so")
-    wanted = statement_code(true)
-    hits = [o.key for o in view.options if o.text.strip() == wanted]
-    if len(hits) == 1:
-        return answered(hits[0], 0.9, f"the group rules make {wanted} true")
-    return abstention(f"no option codes {wanted!r}")
+            return None
+        return m["group"] in found
+
+    return coded_answer(view, truth, "the group rules")

@@ -45,9 +45,9 @@ from rdkit.Chem import rdFMCS
 from rdkit.Chem.rdMolDescriptors import CalcMolFormula
 
 from core.records import QuestionFormat, SolverAnswer, SolverView
-from pipeline.generate.fact_formats import LETTERED_LINE, statement_code
+from pipeline.generate.fact_formats import LETTERED_LINE
 from pipeline.verify.organic.opsin import smiles_of_names
-from pipeline.verify.organic.read import abstention, answered
+from pipeline.verify.organic.read import abstention, answered, coded_answer
 
 LETTERS: tuple[Literal["A", "B", "C", "D"], ...] = ("A", "B", "C", "D")
 CONVERSION = re.compile(r"(.+?)\s+—\[([^\]]+)\]→\s+(.+)")
@@ -206,24 +206,18 @@ def _match_list(view: SolverView, options: tuple[str, ...]) -> SolverAnswer:
     return _answer(hits[0] if len(hits) == 1 else None, f"coding {code}")
 
 
-def _statements(view: SolverView, options: tuple[str, ...]) -> SolverAnswer:
+def _statements(view: SolverView) -> SolverAnswer:
     lines = LETTERED_LINE.findall(view.stem_markdown)
-    if len(lines) < 3:
-        return _answer(None, "cannot read the statements")
     _warm([m.group(1) for _, text in lines if (m := CLAIM.match(text.strip()))])
-    true = []
-    for letter, text in lines:
-        claim = CLAIM.match(text.strip())
+
+    def truth(text: str) -> bool | None:
+        claim = CLAIM.match(text)
         found = _conversion(claim.group(1)) if claim else None
         if claim is None or found is None:
-            return _answer(None, f"statement {letter} not classified")
-        if found.lower() == claim.group(2).lower():
-            true.append(letter)
-    if not true:
-        return _answer(None, "no statement is true")
-    wanted = statement_code(true)
-    hits = [i for i, o in enumerate(options) if o.strip() == wanted]
-    return _answer(hits[0] if len(hits) == 1 else None, f"true: {wanted}")
+            return None
+        return found.lower() == claim.group(2).lower()
+
+    return coded_answer(view, truth, "the bond-change rules")
 
 
 def _single(view: SolverView, options: tuple[str, ...]) -> SolverAnswer:
@@ -249,5 +243,5 @@ def types_answer(view: SolverView) -> SolverAnswer:
     if view.format is QuestionFormat.MATCH_LIST:
         return _match_list(view, options)
     if view.format is QuestionFormat.MULTI_STATEMENT:
-        return _statements(view, options)
+        return _statements(view)
     return _single(view, options)

@@ -27,6 +27,7 @@ from pipeline.difficulty import Demand
 from pipeline.generate.organic.template import (
     OrganicQuestion,
     OrganicTemplate,
+    four_options,
     options_clash,
 )
 
@@ -160,18 +161,14 @@ def counted(data_dir: Path) -> tuple[Counted, ...]:
 
 def _options(
     rng: random.Random, key: str, mistakes: Sequence[str]
-) -> tuple[tuple[str, str, str, str], str] | None:
+) -> tuple[str, str, str, str] | None:
     """The key and the first three mistakes that differ from it and each other (in the order
     given: the likeliest first), shuffled; None when there are not three."""
     chosen: list[str] = []
     for m in mistakes:
         if len(chosen) < 3 and not options_clash([key, *chosen, m]):
             chosen.append(m)
-    if len(chosen) < 3:
-        return None
-    texts = [key, *chosen]
-    rng.shuffle(texts)
-    return (texts[0], texts[1], texts[2], texts[3]), key
+    return four_options(rng, key, chosen) if len(chosen) == 3 else None
 
 
 def _pool_draw(
@@ -233,10 +230,10 @@ def _sigma_pi(
             _sp(s - 1, p + 1),
             _sp(s + 1, p),
         ]
-        made = _options(rng, _sp(s, p), [m for m in mistakes if m and "-" not in m])
-        if made is None:
+        key = _sp(s, p)
+        options = _options(rng, key, [m for m in mistakes if m and "-" not in m])
+        if options is None:
             return None
-        options, key = made
         return _of_compound(
             c,
             SIGMA_PI_STEM,
@@ -278,10 +275,10 @@ def _hybrid(
             _triple(a, b - 1, s + 1) if b else "",
             _triple(a, s, b) if s and s != b else "",  # sp² and sp swapped
         ]
-        made = _options(rng, _triple(a, b, s), [m for m in mistakes if m])
-        if made is None:
+        key = _triple(a, b, s)
+        options = _options(rng, key, [m for m in mistakes if m])
+        if options is None:
             return None
-        options, key = made
         return _of_compound(
             c,
             HYBRID_STEM,
@@ -340,7 +337,7 @@ def _pick(
 
 def _numbers(
     rng: random.Random, key: int, mistakes: Sequence[int]
-) -> tuple[tuple[str, str, str, str], str] | None:
+) -> tuple[str, str, str, str] | None:
     wrong = [str(m) for m in mistakes if m >= 0 and m != key]
     return _options(rng, str(key), list(dict.fromkeys(wrong)))
 
@@ -353,10 +350,10 @@ def _dbe_structure(data_dir: Path) -> Callable[[int], OrganicQuestion | None]:
         c, rng = drawn
         d = c.dbe
         mistakes = [c.pi, c.rings, d + 3 * c.benzene_rings, d + 1, d - 1, d + 2]
-        made = _numbers(rng, d, [m for m in mistakes if m != d])
-        if made is None:
+        key = str(d)
+        options = _numbers(rng, d, [m for m in mistakes if m != d])
+        if options is None:
             return None
-        options, key = made
         return _of_compound(
             c,
             DBE_STRUCTURE_STEM,
@@ -389,10 +386,10 @@ def _dbe_formula(data_dir: Path) -> Callable[[int], OrganicQuestion | None]:
             d + 2,
             d - 2,
         ]
-        made = _numbers(rng, d, mistakes)
-        if made is None:
+        key = str(d)
+        options = _numbers(rng, d, mistakes)
+        if options is None:
             return None
-        options, key = made
         return OrganicQuestion(
             format=QuestionFormat.SINGLE_CORRECT,
             stem=(
@@ -449,10 +446,10 @@ def _pi_from_formula(data_dir: Path, benzene: bool) -> Callable[[int], OrganicQu
                 f"Double bond equivalent = C − (H + X)/2 + N/2 + 1 = {d}; each ring counts one, "
                 f"so {d} − {c.rings} = {key} π bond(s)."
             )
-        made = _numbers(rng, key, mistakes)
-        if made is None:
+        correct = str(key)
+        options = _numbers(rng, key, mistakes)
+        if options is None:
             return None
-        options, correct = made
         return OrganicQuestion(
             format=QuestionFormat.SINGLE_CORRECT,
             stem=stem,

@@ -21,7 +21,7 @@ from core.figures import StructurePanel, StructureSpec
 from core.records import QuestionFormat
 from pipeline.generate.fact_formats import statement_code
 from pipeline.generate.organic.compounds import Compound, compounds
-from pipeline.generate.organic.template import OrganicQuestion
+from pipeline.generate.organic.template import OrganicQuestion, four_options
 
 KIND = "naming"
 LETTERS = ("P", "Q", "R", "S")
@@ -38,7 +38,7 @@ def _amines(data_dir: Path) -> list[Compound]:
     return [c for c in compounds(data_dir) if c.family == "amine" and c.amine_degree in DEGREE]
 
 
-def _balanced_codes(rng: random.Random, key: list[str]) -> list[str]:
+def _balanced_codes(rng: random.Random, key: list[str]) -> tuple[str, str, str, str]:
     """The key (two letters), its complement and another complementary pair, shuffled: every
     statement is then named by exactly two options, so no letter's frequency points to the key."""
     complement = [c for c in CLAIM_LETTERS if c not in key]
@@ -47,9 +47,7 @@ def _balanced_codes(rng: random.Random, key: list[str]) -> list[str]:
     ]
     other_pairings = [p for p in pairings if key not in p]
     wrong = [complement, *rng.choice(other_pairings)]
-    options = [statement_code(x) for x in [key, *wrong]]
-    rng.shuffle(options)
-    return options
+    return four_options(rng, statement_code(key), [statement_code(x) for x in wrong])
 
 
 def amine_statements(data_dir: Path, seed: int) -> OrganicQuestion | None:
@@ -98,7 +96,7 @@ def amine_statements(data_dir: Path, seed: int) -> OrganicQuestion | None:
     return OrganicQuestion(
         format=QuestionFormat.MULTI_STATEMENT,
         stem=stem,
-        options=(options[0], options[1], options[2], options[3]),
+        options=options,
         correct=statement_code(key),
         explanation=explanation,
         group="amine-statements." + ".".join(sorted(c.molecule.molecule_id for c in chosen)),
@@ -290,7 +288,7 @@ def group_statements(data_dir: Path, seed: int) -> OrganicQuestion | None:
     return OrganicQuestion(
         format=QuestionFormat.MULTI_STATEMENT,
         stem=stem,
-        options=(options[0], options[1], options[2], options[3]),
+        options=options,
         correct=statement_code(key),
         explanation=explanation,
         group="group-statements." + c.molecule.molecule_id,

@@ -21,7 +21,12 @@ from core.figures import StructurePanel, StructureSpec
 from core.records import QuestionFormat
 from kb.organic import subscripted
 from pipeline.difficulty import Demand
-from pipeline.generate.organic.template import OrganicQuestion, OrganicTemplate
+from pipeline.generate.organic.template import (
+    OrganicQuestion,
+    OrganicTemplate,
+    four_options,
+    options_clash,
+)
 from pipeline.verify.organic.isomers import (
     CHIRAL_STEM,
     FAMILY_BY_KEY,
@@ -64,21 +69,16 @@ def _rng(template_id: str, seed: int) -> random.Random:
     return random.Random(f"{template_id}:{seed}")
 
 
-def _numbers(key: int, distractors: Sequence[int], rng: random.Random) -> tuple[list[str], str]:
-    values = [key, *[d for d in dict.fromkeys(distractors) if d != key and d > 0][:3]]
-    if len(values) != 4:
-        raise ValueError(f"count {key} needs three distinct distractors, has {distractors}")
-    rng.shuffle(values)
-    return [str(v) for v in values], str(key)
+def _numbers(
+    key: int, distractors: Sequence[int], rng: random.Random
+) -> tuple[tuple[str, str, str, str], str]:
+    wrong = [str(d) for d in dict.fromkeys(distractors) if d != key and d > 0][:3]
+    return four_options(rng, str(key), wrong), str(key)
 
 
 def _cap(text: str) -> str:
     """The text with its first letter capitalised (str.capitalize would lower N,N- and R)."""
     return text[:1].upper() + text[1:]
-
-
-def _four(options: list[str]) -> tuple[str, str, str, str]:
-    return (options[0], options[1], options[2], options[3])
 
 
 def _grouped(entries: Sequence[Entry]) -> dict[tuple[str, str], list[Entry]]:
@@ -96,7 +96,7 @@ def _count_draw(template_id: str, entries: list[Entry]) -> Callable[[int], Organ
         return OrganicQuestion(
             format=SC,
             stem=count_stem(family, e["formula"]),
-            options=_four(options),
+            options=options,
             correct=key,
             explanation=f"{e['why']} ({e['source']})",
             group=f"count:{e['formula']}:{e['family']}",
@@ -122,7 +122,7 @@ def _stereo_draw(template_id: str, entries: list[Entry]) -> Callable[[int], Orga
         return OrganicQuestion(
             format=SC,
             stem=STEREO_STEM,
-            options=_four(options),
+            options=options,
             correct=key,
             explanation=f"{_cap(e['name'])}: {e['why']} ({e['source']})",
             group=f"stereo:{e['smiles']}",
@@ -187,8 +187,7 @@ def _type_draw(template_id: str, entries: list[Entry]) -> Callable[[int], Organi
         key = TYPE_OPTIONS[e["type"]]
         # Geometrical isomers are offered only when the pair is one (a cis/trans pair).
         pool = [t for k, t in TYPE_OPTIONS.items() if t != key and k != "geometrical"]
-        options = [key, *rng.sample(pool, 3)]
-        rng.shuffle(options)
+        options = four_options(rng, key, rng.sample(pool, 3))
         panels = tuple(
             StructurePanel(smiles=s, label=lab)
             for (s, _), lab in zip(pair, ("I", "II"), strict=True)
@@ -196,7 +195,7 @@ def _type_draw(template_id: str, entries: list[Entry]) -> Callable[[int], Organi
         return OrganicQuestion(
             format=SC,
             stem=TYPE_STEM,
-            options=_four(options),
+            options=options,
             correct=key,
             explanation=(
                 f"I is {pair[0][1]} and II is {pair[1][1]}: {e['why']} "
@@ -219,7 +218,7 @@ def _mono_draw(template_id: str, entries: list[Entry]) -> Callable[[int], Organi
         return OrganicQuestion(
             format=SC,
             stem=MONO_STEREO_STEM if e["stereo"] else MONO_STEM,
-            options=_four(options),
+            options=options,
             correct=key,
             explanation=f"The alkane is {e['name']}. {e['why']} ({e['source']})",
             group=f"mono:{e['name']}:{e['stereo']}",
@@ -243,17 +242,17 @@ def _named_draw(
         e = sets[seed % len(sets)]
         key = rng.choice(e["yes"])
         for _ in range(50):
-            names = [key, *rng.sample(e["no"], 3)]
-            if not any(a != b and a in b for a in names for b in names):
+            others = rng.sample(e["no"], 3)
+            if not options_clash([key, *others]):
                 break
         else:
             return None
-        rng.shuffle(names)
+        names = four_options(rng, key, others)
         rest = ", ".join(n for n in names if n != key)
         return OrganicQuestion(
             format=SC,
             stem=stem.format(formula=subscripted(e["formula"])),
-            options=_four(names),
+            options=names,
             correct=key,
             explanation=f"{_cap(key)}: {why} Not {rest}.",
             group=f"{template_id}:{e['formula']}:{key}",

@@ -27,6 +27,7 @@ from pipeline.generate.organic.groups import amine_statements, group_statements
 from pipeline.generate.organic.template import (
     OrganicQuestion,
     OrganicTemplate,
+    four_options,
     options_clash,
 )
 from pipeline.verify.gate import key_stands_out
@@ -79,14 +80,6 @@ def _pick(rng: random.Random, key: str, pools: Sequence[Sequence[str]], n: int =
             if len(chosen) < n and not options_clash([key, *chosen, item]):
                 chosen.append(item)
     return chosen if len(chosen) == n and not key_stands_out(key, chosen) else []
-
-
-def _options(
-    rng: random.Random, key: str, distractors: Sequence[str]
-) -> tuple[tuple[str, str, str, str], str]:
-    texts = [key, *distractors]
-    rng.shuffle(texts)
-    return (texts[0], texts[1], texts[2], texts[3]), key
 
 
 ONE_ALT = "The structural formula of one organic compound."
@@ -177,7 +170,7 @@ def _structure_to_name(
         if len(distractors) != 3 or (variant and set(distractors) == set(distractors_of(0))):
             return None  # no question, or the first variant's options in another order
         rng = random.Random(f"{KIND}.{level}.{seed}")
-        options, correct = _options(rng, c.name, distractors)
+        options, correct = four_options(rng, c.name, distractors), c.name
         ring = "-ring" if level == "medium" and c.aromatic else ""
         explanation = NAME_EXPLAIN[level + ring].format(
             name=c.name, formula=subscripted(c.formula), family=c.family
@@ -327,7 +320,7 @@ def _class_shown(
         else:
             distractors = [x for x in labels if x != cls]
             key = cls
-        options, correct = _options(rng, key, distractors)
+        options, correct = four_options(rng, key, distractors), key
         explanation = CLASS_EXPLAIN[what].format(
             cls=cls, article=CLASS_ARTICLE.get(cls, cls), n=c.amine_degree
         )

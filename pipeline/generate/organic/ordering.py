@@ -39,7 +39,7 @@ from core.record import Record
 from core.records import QuestionFormat
 from kb.organic import molecules_by_id
 from pipeline.difficulty import Demand
-from pipeline.generate.organic.template import OrganicQuestion, OrganicTemplate
+from pipeline.generate.organic.template import OrganicQuestion, OrganicTemplate, four_options
 
 RANKINGS_FILE = Path("kb") / "organic" / "rankings.json"
 ROMAN = ("I", "II", "III", "IV")
@@ -198,9 +198,8 @@ def ranking_question(ranking: Ranking, seed: int, size: int, hard: bool) -> Orga
         listed = order if increasing else tuple(reversed(order))
         return sep.join(label_of[c] for c in listed)
 
-    options = [text(o) for o in (key, *wrong)]
-    correct = options[0]
-    rng.shuffle(options)
+    correct = text(key)
+    options = four_options(rng, correct, [text(o) for o in wrong])
     direction = "increasing" if increasing else "decreasing"
     noun = NOUNS.get(ranking.property, "compounds")
     shown_labels = [label_of[c] for c in shown]
@@ -234,7 +233,7 @@ def ranking_question(ranking: Ranking, seed: int, size: int, hard: bool) -> Orga
     return OrganicQuestion(
         format=QuestionFormat.ORDERING,
         stem=stem,
-        options=(options[0], options[1], options[2], options[3]),
+        options=options,
         correct=correct,
         explanation=explanation,
         group=f"ranking:{ranking.id}",

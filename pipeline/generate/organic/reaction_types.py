@@ -29,7 +29,12 @@ from pipeline.generate.fact_formats import (
     same_size_codes,
     statement_code,
 )
-from pipeline.generate.organic.template import OrganicQuestion, OrganicTemplate, options_clash
+from pipeline.generate.organic.template import (
+    OrganicQuestion,
+    OrganicTemplate,
+    four_options,
+    options_clash,
+)
 
 if TYPE_CHECKING:
     from pipeline.generate.organic.reactions import Step, Table
@@ -147,8 +152,7 @@ def _match_question(t: Table, by_class: dict[str, list[Step]], seed: int) -> Org
             wrong[i], wrong[j] = wrong[j], wrong[i]
         codings.append(code(wrong))
     key = codings[0]
-    options = codings[:]
-    rng.shuffle(options)
+    options = four_options(rng, key, codings[1:])
     table_rows = "\n".join(
         f"| {k}. | {_conversion(t, s)} | {r}. | {v} |"
         for k, s, r, v in zip("ABCD", rows, ROMAN, values, strict=True)
@@ -165,7 +169,7 @@ def _match_question(t: Table, by_class: dict[str, list[Step]], seed: int) -> Org
     return OrganicQuestion(
         format=QuestionFormat.MATCH_LIST,
         stem=stem,
-        options=(options[0], options[1], options[2], options[3]),
+        options=options,
         correct=key,
         explanation=explanation,
         group=_group("match", rows),
@@ -234,19 +238,20 @@ def _single_question(t: Table, step: Step, seed: int, near: bool) -> OrganicQues
     far = [c for c in classes if c not in close]
     if near and close:
         first = rng.choice(close)
-        options = [cls, first, *rng.sample([c for c in classes if c != first], 2)]
+        options = four_options(
+            rng, cls, [first, *rng.sample([c for c in classes if c != first], 2)]
+        )
     elif not near and len(far) >= 3:
-        options = [cls, *rng.sample(far, 3)]
+        options = four_options(rng, cls, rng.sample(far, 3))
     else:
         return None
-    rng.shuffle(options)
     if options_clash(options):
         return None
     stem = f"The conversion\n\n{_conversion(t, step)}\n\n{SINGLE_STEM}"
     return OrganicQuestion(
         format=QuestionFormat.SINGLE_CORRECT,
         stem=stem,
-        options=(options[0], options[1], options[2], options[3]),
+        options=options,
         correct=cls,
         explanation=_why(t, step),
         group=_group("single", [step]),

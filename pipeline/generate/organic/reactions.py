@@ -39,7 +39,12 @@ from core.records import QuestionFormat
 from kb.organic import molecules
 from pipeline.difficulty import Demand
 from pipeline.generate.organic.reaction_types import types_templates
-from pipeline.generate.organic.template import OrganicQuestion, OrganicTemplate, options_clash
+from pipeline.generate.organic.template import (
+    OrganicQuestion,
+    OrganicTemplate,
+    four_options,
+    options_clash,
+)
 from pipeline.verify.gate import option_hygiene
 
 KIND = "reactions"
@@ -231,7 +236,9 @@ def _distinct(chain: tuple[Step, ...]) -> bool:
 # --- options -------------------------------------------------------------------------------
 
 
-def _pick(key: str, tiers: Iterable[list[str]], rng: random.Random, stem: str) -> list[str] | None:
+def _pick(
+    key: str, tiers: Iterable[list[str]], rng: random.Random, stem: str
+) -> tuple[str, str, str, str] | None:
     """The key and three distractors, taken tier by tier (shuffled within a tier), skipping any
     that would break the screens; None when three cannot be found."""
     chosen = [key]
@@ -246,8 +253,7 @@ def _pick(key: str, tiers: Iterable[list[str]], rng: random.Random, stem: str) -
             chosen.append(text)
     if len(chosen) < 4:
         return None
-    options = chosen[:]
-    rng.shuffle(options)
+    options = four_options(rng, key, chosen[1:])
     flaw = option_hygiene(QuestionFormat.SINGLE_CORRECT, stem, options, options.index(key))
     return options if flaw is None else None
 
@@ -344,7 +350,7 @@ def _arrows(chain: tuple[Step, ...], last: str | None = None) -> str:
 
 def _question(
     stem: str,
-    options: list[str],
+    options: tuple[str, str, str, str],
     key: str,
     explanation: str,
     group: str,
@@ -355,7 +361,7 @@ def _question(
     return OrganicQuestion(
         format=QuestionFormat.SINGLE_CORRECT,
         stem=stem,
-        options=(options[0], options[1], options[2], options[3]),
+        options=options,
         correct=key,
         explanation=explanation,
         group=group,

@@ -9,6 +9,7 @@ which of its methods applies.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -20,6 +21,17 @@ from pipeline.figures.templates import drawn_figure, seeded_draft, seeded_drafts
 
 ORGANIC_GENERATOR = "offline.organic"
 ORGANIC_PREFIX = "organic."
+
+
+def four_options(
+    rng: random.Random, key: str, distractors: Sequence[str]
+) -> tuple[str, str, str, str]:
+    """The key and its three distractors in the seeded random order the options are shown in."""
+    texts = [key, *distractors]
+    if len(texts) != 4:
+        raise ValueError(f"{key!r} needs three distractors, has {list(distractors)}")
+    rng.shuffle(texts)
+    return (texts[0], texts[1], texts[2], texts[3])
 
 
 def options_clash(texts: Sequence[str]) -> bool:

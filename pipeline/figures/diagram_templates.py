@@ -32,9 +32,10 @@ from pathlib import Path
 
 from core.figures.diagram import DiagramLabel, DiagramNote, DiagramShape, DiagramSpec
 from core.records import QuestionFormat, Subject
-from kb.retrieval import content_tokens
 from pipeline.difficulty import Demand
 from pipeline.figures.templates import FigureQuestion, FigureTemplate
+from pipeline.generate.fact_formats import PAIR_SPLITS, pair_swaps
+from pipeline.verify.gate import option_hygiene, options_clash
 
 DIAGRAM_DIR = Path("kb") / "diagrams"
 LETTERS = "ABCDE"
@@ -42,7 +43,6 @@ NAME_DEMAND = Demand()
 STATEMENT_DEMAND = Demand(steps=2)
 PARTS_DEMAND = Demand(claims=4, near_miss=True, all_near=True)
 TRIES = 40
-LONG_KEY = 1.5  # the gate's longest-option ratio: a key this much longer stands out
 DASH = " — "
 
 
@@ -133,20 +133,12 @@ def _spec(diagram: Diagram, lettered: Sequence[tuple[str, Part]]) -> DiagramSpec
 
 
 def fair_options(options: Sequence[str], key: str, stem: str) -> bool:
-    """Options a student cannot answer by their look: distinct, none inside another, the key not
-    by far the longest, and the key not the only option whose words are all in the stem."""
-    texts = [o.strip().lower() for o in options]
-    if len(set(texts)) != len(texts):
-        return False
-    if any(i != j and a in b for i, a in enumerate(texts) for j, b in enumerate(texts)):
-        return False
-    k = key.strip().lower()
-    longest_other = max(len(t) for t in texts if t != k)
-    if len(k) >= LONG_KEY * longest_other and len(k) - longest_other >= 10:
-        return False
-    stem_words = content_tokens(stem)
-    inside = {t: bool(content_tokens(t)) and content_tokens(t) <= stem_words for t in texts}
-    return not (inside[k] and sum(inside.values()) == 1)
+    """Options a student cannot answer by their look: the gate's option hygiene, and none the
+    same as or inside another (`options_clash`, stricter about short texts)."""
+    at = options.index(key)
+    return not options_clash(options) and (
+        option_hygiene(QuestionFormat.SINGLE_CORRECT, stem, options, at) is None
+    )
 
 
 def _caption(diagram: Diagram) -> str:
@@ -241,13 +233,7 @@ def _parts_question(diagram: Diagram, rng: random.Random) -> FigureQuestion | No
     letters = [letter for letter, _ in asked]
     names = [p.name for _, p in asked]
     key = parts_text(letters, names)
-    first, second = rng.choice((((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2))))
-    wrong = []
-    for swaps in ((first,), (second,), (first, second)):
-        swapped = list(names)
-        for i, j in swaps:
-            swapped[i], swapped[j] = swapped[j], swapped[i]
-        wrong.append(parts_text(letters, swapped))
+    wrong = [parts_text(letters, w) for w in pair_swaps(names, rng.choice(PAIR_SPLITS))]
     options = [key, *wrong]
     rng.shuffle(options)
     asked_letters = f"{', '.join(letters[:-1])} and {letters[-1]}"

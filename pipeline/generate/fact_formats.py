@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypeVar
 
 from core.pool import NEAR_VARIANT_SUFFIX
 from core.records import Difficulty, QuestionFormat
@@ -158,6 +159,32 @@ def claims_demand(
     return Demand(
         claims=claims, near_miss=any(near), all_near=bool(near) and all(near) and all_close
     )
+
+
+# The three ways to split four rows into two separate pairs.
+PAIR_SPLITS: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = (
+    ((0, 1), (2, 3)),
+    ((0, 2), (1, 3)),
+    ((0, 3), (1, 2)),
+)
+T = TypeVar("T")
+
+
+def pair_swaps(items: Sequence[T], pairs: tuple[tuple[int, int], tuple[int, int]]) -> list[list[T]]:
+    """The items with the first pair of positions swapped, then the second, then both: the
+    three near-miss wrong answers of a square (`square_codings`)."""
+    out = []
+    for swaps in (pairs[:1], pairs[1:], pairs):
+        wrong = list(items)
+        for i, j in swaps:
+            wrong[i], wrong[j] = wrong[j], wrong[i]
+        out.append(wrong)
+    return out
+
+
+def match_code(assignment: Sequence[str]) -> str:
+    """A match-list option: each List-I row with its List-II numeral ("A-II, B-IV, C-I, D-III")."""
+    return ", ".join(f"{k}-{r}" for k, r in zip("ABCD", assignment, strict=True))
 
 
 def _rows_differing(key: str, other: str) -> frozenset[int]:

@@ -32,14 +32,17 @@ from pipeline.generate.fact_formats import (
     MULTI_STATEMENT_STEM,
     ODD_PAIR,
     ODD_PAIR_CLOSE,
+    PAIR_SPLITS,
     REVERSE,
     TWO_STATEMENTS,
     TWO_STATEMENTS_CLOSE,
     FactFormat,
     claims_demand,
     coding_demand,
+    match_code,
     near_miss,
     near_to_entity,
+    pair_swaps,
     same_size_codes,
     split_by_nearness,
     statement_code,
@@ -369,23 +372,14 @@ def match_list_draft(
     rng.shuffle(values)
     truth = [ROMAN[values.index(f.value)] for f in facts]
 
-    def code(assignment: list[str]) -> str:
-        return ", ".join(f"{k}-{r}" for k, r in zip("ABCD", assignment, strict=True))
-
-    codings = {code(truth)}
+    codings = {match_code(truth)}
     if near:
-        # The three ways to split four rows into two separate pairs.
-        pairs = rng.choice([((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2))])
-        for swapped_pairs in (pairs[:1], pairs[1:], pairs):
-            wrong = truth[:]
-            for i, j in swapped_pairs:
-                wrong[i], wrong[j] = wrong[j], wrong[i]
-            codings.add(code(wrong))
+        codings |= {match_code(w) for w in pair_swaps(truth, rng.choice(list(PAIR_SPLITS)))}
     while len(codings) < 4:
         wrong = truth[:]
         rng.shuffle(wrong)
-        codings.add(code(wrong))
-    wrong_codes = codings - {code(truth)}
+        codings.add(match_code(wrong))
+    wrong_codes = codings - {match_code(truth)}
     options = sorted(codings)
     rng.shuffle(options)
     rows = "\n".join(
@@ -406,10 +400,10 @@ def match_list_draft(
         table,
         syllabus,
         fmt,
-        coding_demand(code(truth), wrong_codes),
+        coding_demand(match_code(truth), wrong_codes),
         stem,
         options,
-        code(truth),
+        match_code(truth),
         explanation,
         tuple(f.chunk_id for f in facts),
         f"seed={seed}",

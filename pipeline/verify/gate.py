@@ -83,6 +83,16 @@ def hygiene_problem(draft: Draft) -> str | None:
     return option_hygiene(c.format, c.stem_markdown, texts, OPTION_KEYS.index(c.correct_key))
 
 
+def options_clash(texts: Sequence[str]) -> bool:
+    """True when two option texts are the same or one sits inside another, in any case: a
+    student could eliminate by it. Stricter than `option_hygiene` (short texts count too),
+    so a generator never offers "3" beside "13"."""
+    low = [t.lower() for t in texts]
+    return len(set(low)) < len(low) or any(
+        i != j and a in b for i, a in enumerate(low) for j, b in enumerate(low)
+    )
+
+
 def option_hygiene(
     question_format: QuestionFormat, stem: str, options: Sequence[str], key: int
 ) -> str | None:

@@ -24,12 +24,8 @@ from core.figures import StructurePanel, StructureSpec
 from core.records import QuestionFormat
 from kb.organic import Molecule, molecules, subscripted
 from pipeline.difficulty import Demand
-from pipeline.generate.organic.template import (
-    OrganicQuestion,
-    OrganicTemplate,
-    four_options,
-    options_clash,
-)
+from pipeline.generate.organic.template import OrganicQuestion, OrganicTemplate, four_options
+from pipeline.verify.gate import options_clash
 
 KIND = "bonds"
 LETTERS = ("P", "Q", "R", "S")

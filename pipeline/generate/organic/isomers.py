@@ -21,12 +21,8 @@ from core.figures import StructurePanel, StructureSpec
 from core.records import QuestionFormat
 from kb.organic import subscripted
 from pipeline.difficulty import Demand
-from pipeline.generate.organic.template import (
-    OrganicQuestion,
-    OrganicTemplate,
-    four_options,
-    options_clash,
-)
+from pipeline.generate.organic.template import OrganicQuestion, OrganicTemplate, four_options
+from pipeline.verify.gate import options_clash
 from pipeline.verify.organic.isomers import (
     CHIRAL_STEM,
     FAMILY_BY_KEY,

@@ -24,13 +24,8 @@ from kb.retrieval import content_tokens
 from pipeline.difficulty import Demand
 from pipeline.generate.organic.compounds import Compound, compounds
 from pipeline.generate.organic.groups import amine_statements, group_statements
-from pipeline.generate.organic.template import (
-    OrganicQuestion,
-    OrganicTemplate,
-    four_options,
-    options_clash,
-)
-from pipeline.verify.gate import key_stands_out
+from pipeline.generate.organic.template import OrganicQuestion, OrganicTemplate, four_options
+from pipeline.verify.gate import key_stands_out, options_clash
 
 KIND = "naming"
 LETTERS = ("P", "Q", "R", "S")

@@ -26,15 +26,13 @@ from pipeline.difficulty import Demand
 from pipeline.generate.fact_formats import (
     MULTI_STATEMENT_STEM,
     coding_demand,
+    match_code,
+    pair_swaps,
     same_size_codes,
     statement_code,
 )
-from pipeline.generate.organic.template import (
-    OrganicQuestion,
-    OrganicTemplate,
-    four_options,
-    options_clash,
-)
+from pipeline.generate.organic.template import OrganicQuestion, OrganicTemplate, four_options
+from pipeline.verify.gate import options_clash
 
 if TYPE_CHECKING:
     from pipeline.generate.organic.reactions import Step, Table
@@ -141,16 +139,8 @@ def _match_question(t: Table, by_class: dict[str, list[Step]], seed: int) -> Org
     rng.shuffle(values)
     truth = [ROMAN[values.index(CLASS_OF[s.reaction.reaction_id])] for s in rows]
 
-    def code(assignment: list[str]) -> str:
-        return ", ".join(f"{k}-{r}" for k, r in zip("ABCD", assignment, strict=True))
-
     pairs = ((row_of[0], row_of[1]), (row_of[2], row_of[3]))
-    codings = [code(truth)]
-    for swapped in (pairs[:1], pairs[1:], pairs):
-        wrong = truth[:]
-        for i, j in swapped:
-            wrong[i], wrong[j] = wrong[j], wrong[i]
-        codings.append(code(wrong))
+    codings = [match_code(truth), *(match_code(w) for w in pair_swaps(truth, pairs))]
     key = codings[0]
     options = four_options(rng, key, codings[1:])
     table_rows = "\n".join(

@@ -39,13 +39,8 @@ from core.records import QuestionFormat
 from kb.organic import molecules
 from pipeline.difficulty import Demand
 from pipeline.generate.organic.reaction_types import types_templates
-from pipeline.generate.organic.template import (
-    OrganicQuestion,
-    OrganicTemplate,
-    four_options,
-    options_clash,
-)
-from pipeline.verify.gate import option_hygiene
+from pipeline.generate.organic.template import OrganicQuestion, OrganicTemplate, four_options
+from pipeline.verify.gate import option_hygiene, options_clash
 
 KIND = "reactions"
 TABLE = Path("kb") / "organic" / "reactions.json"

@@ -34,16 +34,6 @@ def four_options(
     return (texts[0], texts[1], texts[2], texts[3])
 
 
-def options_clash(texts: Sequence[str]) -> bool:
-    """True when two option texts are the same or one sits inside another, in any case: a
-    student could eliminate by it. Stricter than the gate's hygiene (short texts count too), so
-    a template never offers "3" beside "13"."""
-    low = [t.lower() for t in texts]
-    return len(set(low)) < len(low) or any(
-        i != j and a in b for i, a in enumerate(low) for j, b in enumerate(low)
-    )
-
-
 @dataclass(frozen=True)
 class OrganicQuestion:
     """One drawn organic question. `group` names what it is about (one compound, one reaction,

@@ -17,6 +17,8 @@ from typing import Any
 
 import duckdb
 
+from core.warehouse_feedback import CALIBRATED_MIN_RESPONSES
+
 SCHEMA = "analytics"
 KEEP_SNAPSHOTS = 2
 
@@ -71,6 +73,46 @@ VIEWS: dict[str, str] = {
         SELECT w.question_id, w.reason, w.withdrawn_at, q.subject, q.unit_id, q.template_id
         FROM main.withdrawals w
         LEFT JOIN main.questions q USING (question_id)
+    """,
+    # What students sent back (docs/warehouse.md): `difficulty` is the generator's label.
+    "answers": """
+        SELECT a.question_id, a.exam_id, a.learner_id, a.chosen_key,
+               a.chosen_key IS NULL AS skipped,
+               a.chosen_key = json_extract_string(q.content_json, '$.correct_key') AS correct,
+               a.seconds, a.received_at, a.batch_key, a.row_index,
+               q.subject, q.unit_id, q.topic_id, q.difficulty, q.format, q.template_id
+        FROM main.answers a
+        LEFT JOIN main.questions q USING (question_id)
+    """,
+    "reports": """
+        SELECT r.report_id, r.question_id, r.learner_id, r.reason, r.option, r.text,
+               r.received_at, q.subject, q.unit_id, q.template_id,
+               w.question_id IS NOT NULL AS withdrawn
+        FROM main.reports r
+        LEFT JOIN main.questions q USING (question_id)
+        LEFT JOIN main.withdrawals w USING (question_id)
+    """,
+    # Every run's statistics; `latest` marks the newest run's, `calibrated` those it counts
+    # (core.warehouse_feedback.CALIBRATED_MIN_RESPONSES) for paper assembly.
+    "item_stats": f"""
+        SELECT s.*, c.fitted_at,
+               s.run_id = (SELECT run_id FROM main.calibration_runs
+                           ORDER BY fitted_at DESC LIMIT 1) AS latest,
+               s.responses >= {CALIBRATED_MIN_RESPONSES} AS calibrated,
+               q.subject, q.unit_id, q.topic_id, q.format, q.template_id,
+               q.difficulty AS label
+        FROM main.item_stats s
+        JOIN main.calibration_runs c USING (run_id)
+        LEFT JOIN main.questions q USING (question_id)
+    """,
+    "calibration_runs": "SELECT * FROM main.calibration_runs",
+    "learner_abilities": """
+        SELECT l.*, c.fitted_at FROM main.learner_abilities l
+        JOIN main.calibration_runs c USING (run_id)
+    """,
+    "triage": """
+        SELECT t.*, q.subject, q.unit_id, q.template_id
+        FROM main.triage t LEFT JOIN main.questions q USING (question_id)
     """,
 }
 

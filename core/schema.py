@@ -89,6 +89,86 @@ MIGRATIONS: tuple[str, ...] = (
     """
     UPDATE questions SET family = NULL WHERE family LIKE '%\\_close' ESCAPE '\\';
     """,
+    # v7: what students send back, each outbox object ingested once (`answer_batches` names the
+    # ones taken, in the transaction that takes their rows); the statistics fitted from the
+    # answers, a new run whenever the answers change (never an edit); the triage of reported and
+    # statistically flagged questions, one row per question and evidence seen.
+    """
+    CREATE TABLE answer_batches (
+        batch_key VARCHAR PRIMARY KEY,
+        batch_id VARCHAR NOT NULL,
+        key_id VARCHAR NOT NULL,
+        received_at TIMESTAMPTZ NOT NULL,
+        answers INTEGER NOT NULL,
+        ingested_at TIMESTAMPTZ NOT NULL
+    );
+    CREATE TABLE answers (
+        batch_key VARCHAR NOT NULL,
+        row_index INTEGER NOT NULL,
+        question_id VARCHAR NOT NULL,
+        exam_id VARCHAR NOT NULL,
+        learner_id VARCHAR NOT NULL,
+        chosen_key VARCHAR,
+        seconds DOUBLE NOT NULL,
+        received_at TIMESTAMPTZ NOT NULL
+    );
+    CREATE TABLE reports (
+        report_id VARCHAR PRIMARY KEY,
+        question_id VARCHAR NOT NULL,
+        learner_id VARCHAR NOT NULL,
+        reason VARCHAR NOT NULL,
+        option VARCHAR,
+        text VARCHAR NOT NULL,
+        key_id VARCHAR NOT NULL,
+        received_at TIMESTAMPTZ NOT NULL
+    );
+    CREATE TABLE calibration_runs (
+        run_id VARCHAR PRIMARY KEY,
+        fitted_at TIMESTAMPTZ NOT NULL,
+        answers BIGINT NOT NULL,
+        learners INTEGER NOT NULL,
+        items INTEGER NOT NULL,
+        responses BIGINT NOT NULL,
+        iterations INTEGER NOT NULL,
+        converged BOOLEAN NOT NULL,
+        log_likelihood DOUBLE NOT NULL
+    );
+    CREATE TABLE item_stats (
+        run_id VARCHAR NOT NULL,
+        question_id VARCHAR NOT NULL,
+        correct_key VARCHAR NOT NULL,
+        answers BIGINT NOT NULL,
+        responses BIGINT NOT NULL,
+        share_correct DOUBLE,
+        skip_rate DOUBLE,
+        pick_a DOUBLE, pick_b DOUBLE, pick_c DOUBLE, pick_d DOUBLE,
+        strong_a DOUBLE, strong_b DOUBLE, strong_c DOUBLE, strong_d DOUBLE,
+        option_pbis_a DOUBLE, option_pbis_b DOUBLE, option_pbis_c DOUBLE, option_pbis_d DOUBLE,
+        point_biserial DOUBLE,
+        irt_a DOUBLE,
+        irt_b DOUBLE,
+        band VARCHAR,
+        PRIMARY KEY (run_id, question_id)
+    );
+    CREATE TABLE learner_abilities (
+        run_id VARCHAR NOT NULL,
+        learner_id VARCHAR NOT NULL,
+        theta DOUBLE NOT NULL,
+        responses BIGINT NOT NULL,
+        PRIMARY KEY (run_id, learner_id)
+    );
+    CREATE TABLE triage (
+        triage_id VARCHAR PRIMARY KEY,
+        question_id VARCHAR NOT NULL,
+        decided_at TIMESTAMPTZ NOT NULL,
+        decision VARCHAR NOT NULL,
+        reports INTEGER NOT NULL,
+        run_id VARCHAR,
+        flags VARCHAR NOT NULL,
+        solves VARCHAR NOT NULL,
+        why VARCHAR NOT NULL
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 # The migration that adds each question's group and family.

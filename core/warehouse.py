@@ -19,6 +19,7 @@ from core.pool import POOL_SCHEMA, STEPS_IN_REASON_SQL, near_duplicate_group, qu
 from core.records import Attempt, Paper, Provenance, Question
 from core.schema import MIGRATIONS, REFILL_VERSIONS, SCHEMA_VERSION
 from core.shapes import question_file_bytes
+from core.warehouse_feedback import CALIBRATED_MIN_RESPONSES, FeedbackTables, insert_arrow_rows
 
 
 class ImmutableRecordError(RuntimeError):
@@ -35,8 +36,8 @@ def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-class Warehouse:
-    """Typed access to one open DuckDB connection."""
+class Warehouse(FeedbackTables):
+    """Typed access to one open DuckDB connection (the feedback tables: FeedbackTables)."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
         self.con = con
@@ -184,14 +185,7 @@ class Warehouse:
         return self.count("attempts") - before
 
     def _insert_rows(self, table: str, rows: list[list[Any]], conflict: str = "") -> None:
-        """Bulk insert through Arrow: one statement however many rows (executemany is per row)."""
-        columns = [r[0] for r in self.con.execute(f"DESCRIBE {table}").fetchall()]
-        data = pa.table({c: [row[i] for row in rows] for i, c in enumerate(columns)})
-        self.con.register("_incoming", data)
-        try:
-            self.con.execute(f"INSERT INTO {table} SELECT * FROM _incoming {conflict}")
-        finally:
-            self.con.unregister("_incoming")
+        insert_arrow_rows(self.con, table, rows, conflict)
 
     def question_files(self, ids: Sequence[str], batch: int = 5_000) -> Iterator[tuple[str, bytes]]:
         """(id, published file bytes) of stored questions, rendered at insert (or now, if older).
@@ -296,6 +290,8 @@ class Warehouse:
         `last_daily` of a daily one; `figure` says the question shows a figure, `structure` that
         it shows structural formulae (core.pool.shows_structures); `withdrawn`
         questions stay listed (their files stay valid) but are never assembled again.
+        `difficulty` is the band the latest calibration fitted from students' answers once a
+        question has CALIBRATED_MIN_RESPONSES of them, else the generator's label.
         """
         pool = self.con.sql(
             """
@@ -324,8 +320,15 @@ class Warehouse:
                        max(pp.exam_date) FILTER (WHERE pp.kind = 'daily')::VARCHAR AS last_daily
                 FROM items i JOIN papers pp ON pp.exam_id = i.exam_id
                 GROUP BY i.question_id
+            ),
+            calibrated AS (
+                SELECT question_id, band FROM item_stats
+                WHERE run_id = (
+                    SELECT run_id FROM calibration_runs ORDER BY fitted_at DESC LIMIT 1
+                ) AND responses >= ? AND band IS NOT NULL
             )
-            SELECT q.question_id, q.subject, q.unit_id, q.topic_id, q.difficulty, q.format,
+            SELECT q.question_id, q.subject, q.unit_id, q.topic_id,
+                   coalesce(c.band, q.difficulty) AS difficulty, q.format,
                    q.template_id, q.family, p.stem, p.correct_key, p.figure, p.structure, p.steps,
                    q.near_duplicate_group, w.question_id IS NOT NULL AS withdrawn,
                    coalesce(u.times_used, 0)::INTEGER AS times_used,
@@ -334,9 +337,10 @@ class Warehouse:
             JOIN p ON p.question_id = q.question_id
             LEFT JOIN used u ON u.question_id = q.question_id
             LEFT JOIN withdrawals w ON w.question_id = q.question_id
+            LEFT JOIN calibrated c ON c.question_id = q.question_id
             ORDER BY q.question_id
             """,
-            params=[STEPS_IN_REASON_SQL],
+            params=[STEPS_IN_REASON_SQL, CALIBRATED_MIN_RESPONSES],
         ).pl()
         return pool.cast(POOL_SCHEMA)
 

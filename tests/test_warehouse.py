@@ -11,6 +11,7 @@ from core.warehouse import ImmutableRecordError, open_warehouse
 from kb.knowledge import KnowledgeBase
 from kb.syllabus import Syllabus
 from tests.conftest import sound_drafts
+from tests.warehouse_versions import rewind
 
 
 def make_question(syllabus: Syllabus, seed: int = 0) -> Question:
@@ -108,8 +109,7 @@ def test_papers_store_ordered_items_once(tmp_path: Path, syllabus: Syllabus) -> 
 def test_a_read_only_open_of_an_older_warehouse_says_how_to_upgrade_it(tmp_path: Path) -> None:
     path = tmp_path / "w.duckdb"
     with open_warehouse(path) as wh:  # as a warehouse last written by the qforge before v4
-        wh.con.execute("DELETE FROM schema_migrations WHERE version >= ?", [GROUPS_VERSION])
-        wh.con.execute("DROP TABLE relabellings")
+        rewind(wh, GROUPS_VERSION)  # relabellings (v5) and the feedback tables (v7) go too
         wh.con.execute("ALTER TABLE questions DROP COLUMN near_duplicate_group")
         wh.con.execute("ALTER TABLE questions DROP COLUMN family")
     with (
@@ -152,7 +152,7 @@ def test_a_near_variant_is_the_family_of_its_base_form(
     with open_warehouse(path) as wh:  # as the qforge before v6 stored it
         wh.insert_questions([stored])
         wh.con.execute("UPDATE questions SET family = family || '_close'")
-        wh.con.execute("DELETE FROM schema_migrations WHERE version = 6")
+        rewind(wh, 6)
     with open_warehouse(path) as wh:
         families = wh.pool()["family"].to_list()
     assert families == [f"{table.relation_id}|match_list"]

@@ -1,13 +1,25 @@
-"""Questions the worker generated between nightly runs: checked before the warehouse takes them."""
+"""What the worker left in the outbox between nightly runs (questions it generated, students'
+answers and error reports): each checked before the warehouse takes it."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from pydantic import ValidationError
 
+from core.feedback import (
+    LEARNER_ID_PATTERN,
+    AnswerBatch,
+    ErrorReport,
+    answers_key,
+    report_id,
+    report_key,
+)
 from core.ids import question_id
 from core.records import OUTBOX_PREFIX, OutboxEntry, Verdict
+
+_PSEUDONYM = re.compile(LEARNER_ID_PATTERN)
 
 
 @dataclass(frozen=True)
@@ -37,3 +49,34 @@ def outbox_entry(key: str, raw: bytes) -> OutboxEntry | OutboxProblem:
     ):
         return OutboxProblem(key, "no accepted attempt vouches for it")
     return entry
+
+
+def answer_batch_entry(key: str, raw: bytes) -> AnswerBatch | OutboxProblem:
+    """The answer batch stored under key, or why it cannot be taken: it must name the key it is
+    stored under and every learner must be a pseudonym (the worker checked; this checks again,
+    so no name, email or phone reaches the warehouse whatever wrote the object)."""
+    try:
+        batch = AnswerBatch.model_validate_json(raw)
+    except ValidationError as exc:
+        return OutboxProblem(key, f"not an answer batch: {exc.error_count()} validation errors")
+    if key != answers_key(batch.key_id, batch.batch_id):
+        return OutboxProblem(key, "stored under another key than its batch id names")
+    if any(not _PSEUDONYM.fullmatch(a.learner_id) for a in batch.answers):
+        return OutboxProblem(key, "a learner id is not a pseudonym")
+    return batch
+
+
+def report_entry(key: str, raw: bytes) -> ErrorReport | OutboxProblem:
+    """The error report stored under key, or why it cannot be taken: its id must be the hash
+    of what it says, stored under that id, from a pseudonymous learner."""
+    try:
+        r = ErrorReport.model_validate_json(raw)
+    except ValidationError as exc:
+        return OutboxProblem(key, f"not an error report: {exc.error_count()} validation errors")
+    if r.report_id != report_id(r.question_id, r.learner_id, r.reason, r.option, r.text):
+        return OutboxProblem(key, "the id is not the hash of the report")
+    if key != report_key(r.report_id):
+        return OutboxProblem(key, f"stored under another id than {r.report_id}")
+    if not _PSEUDONYM.fullmatch(r.learner_id):
+        return OutboxProblem(key, "the learner id is not a pseudonym")
+    return r

@@ -1,0 +1,212 @@
+"""Item calibration (pipeline.calibrate): the 2PL fit recovers simulated parameters in dense and
+sparse designs, the classical statistics are right on a case worked by hand, and planted faults
+(a wrong key, two correct options) show in the statistics the triage reads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import polars as pl
+import pytest
+from scipy.stats import spearmanr
+
+from pipeline.calibrate import (
+    BAND_EDGES,
+    ITEM_STATS_SCHEMA,
+    LEARNER_SCHEMA,
+    Calibration,
+    band_of,
+    calibrate,
+)
+from pipeline.calibrate.classical import classical_statistics
+from pipeline.calibrate.simulate import SimulatedBank, simulated_answers, simulated_bank
+
+ANSWER_SCHEMA = {
+    "learner_id": pl.String,
+    "question_id": pl.String,
+    "chosen_key": pl.String,
+    "correct_key": pl.String,
+}
+WRONG_KEY, TWO_CORRECT = 0, 1  # the planted items
+TRUE_ANSWER, SECOND_ANSWER = "B", "C"
+
+
+@pytest.fixture(scope="module")
+def bank() -> SimulatedBank:
+    """The issue's case: 2,000 learners, 300 items with known parameters, two of them faulty."""
+    return simulated_bank(
+        300,
+        2000,
+        seed=23,
+        wrong_keys={WRONG_KEY: TRUE_ANSWER},
+        second_correct={TWO_CORRECT: SECOND_ANSWER},
+    )
+
+
+@pytest.fixture(scope="module", params=[1.0, 0.5], ids=["dense", "sparse"])
+def fitted(request: pytest.FixtureRequest, bank: SimulatedBank) -> tuple[pl.DataFrame, Calibration]:
+    """Every learner answers every item (dense) or a random half (sparse); 5 % skipped."""
+    answers = simulated_answers(bank, seed=7, answered_share=request.param, skip_rate=0.05)
+    return answers, calibrate(answers)
+
+
+def by_question(c: Calibration, i: int) -> dict[str, Any]:
+    return c.items.row(i, named=True)  # question ids sort as the bank's order
+
+
+def test_the_fit_recovers_difficulty_and_discrimination(
+    bank: SimulatedBank, fitted: tuple[pl.DataFrame, Calibration]
+) -> None:
+    answers, c = fitted
+    assert c.items["question_id"].to_list() == list(bank.question_ids)
+    sound = np.arange(2, 300)  # the two planted items have no true 2PL parameters
+    b = c.items["irt_b"].to_numpy()[sound]
+    a = c.items["irt_a"].to_numpy()[sound]
+    rmse_b = float(np.sqrt(np.mean((b - bank.b[sound]) ** 2)))
+    rank_a = float(spearmanr(a, bank.a[sound]).statistic)
+    assert rmse_b <= 0.25, rmse_b
+    assert rank_a >= 0.7, rank_a
+    theta = c.learners.join(
+        pl.DataFrame({"learner_id": bank.learner_ids, "true": bank.theta}), on="learner_id"
+    )
+    assert np.corrcoef(theta["theta"], theta["true"])[0, 1] > 0.9
+    s = c.summary
+    assert s.converged and s.learners == 2000 and s.items == 300
+    assert s.responses == answers["chosen_key"].is_not_null().sum()
+    assert c.items.schema == pl.Schema(ITEM_STATS_SCHEMA)
+    assert c.learners.schema == pl.Schema(LEARNER_SCHEMA)
+
+
+def test_a_wrong_key_has_negative_discrimination_and_strong_learners_pick_the_true_answer(
+    bank: SimulatedBank, fitted: tuple[pl.DataFrame, Calibration]
+) -> None:
+    _, c = fitted
+    row = by_question(c, WRONG_KEY)
+    key = bank.keys[WRONG_KEY].lower()
+    assert row["correct_key"] == bank.keys[WRONG_KEY] != TRUE_ANSWER
+    assert row["point_biserial"] < 0
+    assert row["strong_" + TRUE_ANSWER.lower()] > row["strong_" + key]
+    assert row["option_pbis_" + TRUE_ANSWER.lower()] > 0
+    sound = c.items.slice(2)
+    assert (sound["point_biserial"] > 0).all()  # no sound item looks like a wrong key
+
+
+def test_a_second_correct_option_is_chosen_by_able_learners(
+    bank: SimulatedBank, fitted: tuple[pl.DataFrame, Calibration]
+) -> None:
+    _, c = fitted
+    row = by_question(c, TWO_CORRECT)
+    assert row["correct_key"] != SECOND_ANSWER
+    assert row["option_pbis_" + SECOND_ANSWER.lower()] > 0
+    assert row["point_biserial"] > 0
+    # On sound items no distractor rises with ability.
+    distractors = [
+        r[f"option_pbis_{k}"]
+        for r in c.items.slice(2).iter_rows(named=True)
+        for k in "abcd"
+        if k != r["correct_key"].lower() and r[f"option_pbis_{k}"] is not None
+    ]
+    assert max(distractors) < 0
+
+
+def test_classical_statistics_on_a_case_worked_by_hand() -> None:
+    """Five learners of known θ meet q1 (key A): one picks B, three A, one skips."""
+    rows = pl.DataFrame(
+        {
+            "question_id": ["q1"] * 5,
+            "correct_key": ["A"] * 5,
+            "chosen_key": ["B", "A", "A", "A", None],
+            "theta": [-1.5, -0.5, 0.5, 1.5, 0.0],
+        }
+    )
+    # The top third of five learners: the two best (θ 1.5 and 0.5).
+    q1 = classical_statistics(rows, strong_from=0.5).row(0, named=True)
+    assert (q1["answers"], q1["responses"]) == (5, 4)
+    assert q1["share_correct"] == 0.75 and q1["skip_rate"] == pytest.approx(0.2)
+    assert (q1["pick_a"], q1["pick_b"], q1["pick_c"], q1["pick_d"]) == (0.75, 0.25, 0.0, 0.0)
+    assert (q1["strong_a"], q1["strong_b"]) == (1.0, 0.0)
+    # Respondents' θ: mean 0, variance 1.25; choosing A: p = 3/4, cov = (-0.5 + 0.5 + 1.5) / 4.
+    assert q1["option_pbis_a"] == pytest.approx(0.375 / np.sqrt(0.75 * 0.25 * 1.25))
+    assert q1["option_pbis_a"] == pytest.approx(np.sqrt(0.6))
+    assert q1["option_pbis_b"] == pytest.approx(-np.sqrt(0.6))
+    assert q1["option_pbis_c"] is None and q1["option_pbis_d"] is None  # nobody chose them
+    assert q1["point_biserial"] == q1["option_pbis_a"]
+
+
+def answers_frame(rows: list[tuple[str, str, str | None, str]]) -> pl.DataFrame:
+    return pl.DataFrame(rows, schema=ANSWER_SCHEMA, orient="row")
+
+
+def test_only_a_learners_first_answer_to_a_question_counts() -> None:
+    first = answers_frame([("l1", "q1", "B", "A"), ("l2", "q1", "A", "A"), ("l3", "q1", None, "A")])
+    again = pl.concat([first, answers_frame([("l1", "q1", "A", "A"), ("l3", "q1", "A", "A")])])
+    c, c_again = calibrate(first), calibrate(again)
+    assert c_again.items.equals(c.items)
+    assert c_again.learners.equals(c.learners)
+    row = c.items.row(0, named=True)
+    assert (row["answers"], row["responses"], row["share_correct"]) == (3, 2, 0.5)
+
+
+def test_skipped_answers_are_missing_not_wrong() -> None:
+    small = simulated_bank(30, 300, seed=5)
+    answers = simulated_answers(small, seed=6, skip_rate=0.2)
+    with_skips = calibrate(answers)
+    without = calibrate(answers.filter(pl.col("chosen_key").is_not_null()))
+    columns = ["question_id", "irt_a", "irt_b", "share_correct", "point_biserial"]
+    assert with_skips.items.select(columns).equals(without.items.select(columns))
+    assert (with_skips.items["skip_rate"] > 0).all()
+    assert (without.items["skip_rate"] == 0).all()
+
+
+def test_the_same_answers_give_the_same_calibration() -> None:
+    small = simulated_bank(40, 400, seed=8, wrong_keys={3: "A"})
+    answers = simulated_answers(small, seed=9, answered_share=0.6, skip_rate=0.05)
+    one, two = calibrate(answers), calibrate(answers.clone())
+    assert one.items.equals(two.items)
+    assert one.learners.equals(two.learners)
+    assert one.summary == two.summary
+
+
+def test_no_answers_give_empty_frames() -> None:
+    c = calibrate(pl.DataFrame(schema=ANSWER_SCHEMA))
+    assert c.items.is_empty() and c.items.schema == pl.Schema(ITEM_STATS_SCHEMA)
+    assert c.learners.is_empty() and c.learners.schema == pl.Schema(LEARNER_SCHEMA)
+    s = c.summary
+    assert (s.learners, s.items, s.responses, s.iterations) == (0, 0, 0, 0)
+    assert s.converged and s.log_likelihood == 0.0
+
+
+def test_one_learner_one_item_and_all_skipped_do_not_break_the_fit() -> None:
+    one = calibrate(answers_frame([("l1", "q1", "A", "A")]))
+    row = one.items.row(0, named=True)
+    assert row["share_correct"] == 1.0 and row["strong_a"] == 1.0
+    assert row["point_biserial"] is None  # one respondent: no correlation
+    assert np.isfinite(row["irt_a"]) and np.isfinite(row["irt_b"]) and row["band"] is not None
+    assert one.summary.converged and one.learners["responses"].to_list() == [1]
+
+    one_item = calibrate(
+        answers_frame([(f"l{i}", "q1", k, "A") for i, k in enumerate(["A", "A", "B", "C", None])])
+    )
+    assert one_item.summary.converged and one_item.items.height == 1
+    assert one_item.items.item(0, "point_biserial") > 0
+
+    skipped = calibrate(answers_frame([("l1", "q1", None, "A"), ("l2", "q2", None, "B")]))
+    assert skipped.summary.responses == 0 and skipped.summary.converged
+    assert skipped.items["irt_b"].null_count() == 2 and skipped.items["band"].null_count() == 2
+    assert skipped.items["skip_rate"].to_list() == [1.0, 1.0]
+    assert skipped.learners.select(pl.col("theta").abs().max()).item() < 1e-9  # the prior mean
+
+
+def test_answers_with_keys_outside_a_to_d_are_refused() -> None:
+    with pytest.raises(ValueError, match="outside A–D"):
+        calibrate(answers_frame([("l1", "q1", "E", "A")]))
+    with pytest.raises(ValueError, match="lack columns"):
+        calibrate(pl.DataFrame({"learner_id": ["l1"]}))
+
+
+def test_bands_split_difficulty_at_the_edges() -> None:
+    low, high = BAND_EDGES
+    b = pl.DataFrame({"b": [-2.0, low - 0.01, low, 0.0, high, high + 0.01, None]})
+    bands = b.select(band_of(pl.col("b")).alias("band"))["band"].to_list()
+    assert bands == ["Easy", "Easy", "Medium", "Medium", "Medium", "Hard", None]

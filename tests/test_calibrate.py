@@ -227,5 +227,19 @@ def test_answers_with_keys_outside_a_to_d_are_refused() -> None:
 def test_bands_split_difficulty_at_the_edges() -> None:
     low, high = BAND_EDGES
     b = pl.DataFrame({"b": [-2.0, low - 0.01, low, 0.0, high, high + 0.01, None]})
-    bands = b.select(band_of(pl.col("b")).alias("band"))["band"].to_list()
+    bands = b.select(band_of(pl.col("b")))["band"].to_list()
     assert bands == ["Easy", "Easy", "Medium", "Medium", "Medium", "Hard", None]
+
+
+def test_simulated_answers_can_target_real_questions_and_their_keys() -> None:
+    ids, keys = ["phy-1", "che-2", "bot-3"], ["A", "D", "C"]
+    bank = simulated_bank(3, 50, seed=1, wrong_keys={0: "B"}, question_ids=ids, keys=keys)
+    assert bank.keys == ("A", "D", "C") and bank.true_answers == ("B", "D", "C")
+    assert np.array_equal(bank.b, simulated_bank(3, 50, seed=1).b)  # planting draws nothing
+    answers = simulated_answers(bank, seed=2)
+    assert set(answers["question_id"]) == set(ids) and answers.height == 150
+    assert dict(answers.select("question_id", "correct_key").unique().iter_rows()) == dict(
+        zip(ids, keys, strict=True)
+    )
+    with pytest.raises(ValueError, match="is its recorded key"):
+        simulated_bank(3, 5, seed=1, second_correct={1: "D"}, question_ids=ids, keys=keys)

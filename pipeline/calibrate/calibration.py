@@ -60,6 +60,7 @@ def band_of(b: pl.Expr) -> pl.Expr:
         .when(b.is_not_null())
         .then(pl.lit(Difficulty.MEDIUM.value))
         .otherwise(None)
+        .alias("band")
     )
 
 
@@ -158,7 +159,7 @@ def calibrate(answers: pl.DataFrame) -> Calibration:
     items = (
         classical_statistics(with_theta, strong_from)
         .join(irt, on="question_id", how="left")
-        .with_columns(band_of(pl.col("irt_b")).alias("band"))
+        .with_columns(band_of(pl.col("irt_b")))
         .select(ITEM_STATS_SCHEMA.keys())
         .cast(ITEM_STATS_SCHEMA)  # type: ignore[arg-type]
         .sort("question_id")

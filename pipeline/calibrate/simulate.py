@@ -14,7 +14,7 @@ Two faults can be planted, as the bank meets them:
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -45,33 +45,48 @@ def simulated_bank(
     seed: int,
     wrong_keys: Mapping[int, str] | None = None,
     second_correct: Mapping[int, str] | None = None,
+    question_ids: Sequence[str] | None = None,
+    keys: Sequence[str] | None = None,
 ) -> SimulatedBank:
-    """Items with a ~ U(0.5, 2.5), b ~ U(-2, 2) and random keys; learners with θ ~ N(0, 1) and
-    UUID ids. `wrong_keys[i] = X`: item i's true answer is X and its recorded key another
-    option; `second_correct[i] = X`: option X (not the key) is right too."""
+    """Items with a ~ U(0.5, 2.5), b ~ U(-2, 2) and random keys (or the given question ids and
+    recorded keys, to simulate answers to real questions); learners with θ ~ N(0, 1) and UUID
+    ids. `wrong_keys[i] = X`: item i's true answer is X and its recorded key another option
+    (with given keys, X must differ from item i's); `second_correct[i] = X`: option X, not the
+    key, is right too. The draws of a, b and θ do not depend on what is planted."""
     rng = np.random.default_rng(seed)
     a = rng.uniform(0.5, 2.5, items)
     b = rng.uniform(-2.0, 2.0, items)
-    keys = [OPTION_KEYS[k] for k in rng.integers(0, 4, items)]
-    true_answers = list(keys)
+    drawn = [OPTION_KEYS[k] for k in rng.integers(0, 4, items)]
+    recorded = list(keys) if keys is not None else drawn
+    ids = (
+        list(question_ids) if question_ids is not None else [f"sim-q{i:05d}" for i in range(items)]
+    )
+    if len(recorded) != items or len(ids) != items:
+        raise ValueError(f"{items} items but {len(ids)} question ids and {len(recorded)} keys")
+    true_answers = list(recorded)
     wrong = dict(wrong_keys or {})
+    second = dict(second_correct or {})
     for i, x in wrong.items():
+        if keys is None:
+            recorded[i] = next(k for k in OPTION_KEYS if k != x)
+        elif recorded[i] == x:
+            raise ValueError(f"item {i}: the wrong key's true answer {x} is its recorded key")
         true_answers[i] = x
-        keys[i] = next(k for k in OPTION_KEYS if k != x)
-    for i, x in (second_correct or {}).items():
-        if keys[i] == x:
-            keys[i] = next(k for k in OPTION_KEYS if k != x)
-            true_answers[i] = keys[i]
+    for i, x in second.items():
+        if keys is None and recorded[i] == x:
+            recorded[i] = true_answers[i] = next(k for k in OPTION_KEYS if k != x)
+        elif recorded[i] == x:
+            raise ValueError(f"item {i}: the second correct option {x} is its recorded key")
     return SimulatedBank(
-        question_ids=tuple(f"sim-q{i:05d}" for i in range(items)),
+        question_ids=tuple(ids),
         a=a,
         b=b,
-        keys=tuple(keys),
+        keys=tuple(recorded),
         true_answers=tuple(true_answers),
         learner_ids=tuple(str(uuid.UUID(bytes=rng.bytes(16), version=4)) for _ in range(learners)),
         theta=rng.standard_normal(learners),
         wrong_keys=wrong,
-        second_correct=dict(second_correct or {}),
+        second_correct=second,
     )
 
 
@@ -79,7 +94,8 @@ def simulated_answers(
     bank: SimulatedBank, seed: int, answered_share: float = 1.0, skip_rate: float = 0.0
 ) -> pl.DataFrame:
     """Each learner's answers (learner_id, question_id, chosen_key: null when skipped,
-    correct_key), learner by learner, items in a random order per learner."""
+    correct_key), learner by learner, items in a random order per learner. The draws are
+    learners × items arrays: keep that product to some millions (a subset of a large pool)."""
     rng = np.random.default_rng(seed)
     n_learners, n_items = bank.theta.size, bank.a.size
     # Which items each learner meets (a random share) and in what order.

@@ -15,7 +15,7 @@ import polars as pl
 
 from core.records import OPTION_KEYS
 
-STRONG_SHARE = 1 / 3  # "strong learners": the top third by ability
+STRONG_PART = 3  # "strong learners": the top 1/3 by ability
 # Below this variance of θ among an item's respondents a correlation with it means nothing.
 MIN_THETA_VARIANCE = 1e-12
 
@@ -26,7 +26,7 @@ def strong_threshold(theta: pl.Series) -> float | None:
     if theta.len() == 0:
         return None
     ranked = theta.sort(descending=True)
-    top = -(-theta.len() // 3)  # ceil(n / 3)
+    top = -(-theta.len() // STRONG_PART)  # ceil(n / 3)
     return float(ranked[top - 1])
 
 

@@ -85,8 +85,8 @@ def quadrature() -> tuple[np.ndarray, np.ndarray]:
 
 
 def _matrices(rs: Responses) -> tuple[sparse.csr_array, sparse.csr_array]:
-    """(answered, right): learners × items 0/1 matrices in CSR, summed duplicates impossible
-    (the caller keeps one answer per learner and item)."""
+    """(answered, right): learners × items 0/1 matrices in CSR (one answer per learner and
+    item: the caller keeps the first)."""
     shape = (rs.learners, rs.items)
     ones = np.ones(rs.learner.size)
     answered = sparse.csr_array((ones, (rs.learner, rs.item)), shape=shape)

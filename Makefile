@@ -49,6 +49,8 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.storage
 	$(BIN)/python -m bench.libraries
 	$(BIN)/python -m bench.figures_circuit
+	$(BIN)/python -m bench.calibration
+	$(BIN)/python -m bench.feedback
 
 clean:
 	rm -rf $(VENV) .qforge .pytest_cache .mypy_cache .ruff_cache

@@ -17,7 +17,7 @@ from typing import Any
 
 import duckdb
 
-from core.warehouse_feedback import CALIBRATED_MIN_RESPONSES
+from core.warehouse_feedback import CALIBRATED_SQL
 
 SCHEMA = "analytics"
 KEEP_SNAPSHOTS = 2
@@ -93,15 +93,14 @@ VIEWS: dict[str, str] = {
         LEFT JOIN main.withdrawals w USING (question_id)
     """,
     # Every run's statistics; `latest` marks the newest run's, `calibrated` those it counts
-    # (core.warehouse_feedback.CALIBRATED_MIN_RESPONSES) for paper assembly.
+    # (core.warehouse_feedback.CALIBRATED_SQL) for paper assembly.
     "item_stats": f"""
         SELECT s.*, c.fitted_at,
                s.run_id = (SELECT run_id FROM main.calibration_runs
                            ORDER BY fitted_at DESC LIMIT 1) AS latest,
-               s.responses >= {CALIBRATED_MIN_RESPONSES} AS calibrated,
                q.subject, q.unit_id, q.topic_id, q.format, q.template_id,
                q.difficulty AS label
-        FROM main.item_stats s
+        FROM (SELECT *, {CALIBRATED_SQL} AS calibrated FROM main.item_stats) s
         JOIN main.calibration_runs c USING (run_id)
         LEFT JOIN main.questions q USING (question_id)
     """,

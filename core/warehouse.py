@@ -19,7 +19,7 @@ from core.pool import POOL_SCHEMA, STEPS_IN_REASON_SQL, near_duplicate_group, qu
 from core.records import Attempt, Paper, Provenance, Question
 from core.schema import MIGRATIONS, REFILL_VERSIONS, SCHEMA_VERSION
 from core.shapes import question_file_bytes
-from core.warehouse_feedback import CALIBRATED_MIN_RESPONSES, FeedbackTables, insert_arrow_rows
+from core.warehouse_feedback import CALIBRATED_SQL, FeedbackTables, insert_arrow_rows
 
 
 class ImmutableRecordError(RuntimeError):
@@ -290,11 +290,11 @@ class Warehouse(FeedbackTables):
         `last_daily` of a daily one; `figure` says the question shows a figure, `structure` that
         it shows structural formulae (core.pool.shows_structures); `withdrawn`
         questions stay listed (their files stay valid) but are never assembled again.
-        `difficulty` is the band the latest calibration fitted from students' answers once a
-        question has CALIBRATED_MIN_RESPONSES of them, else the generator's label.
+        `difficulty` is the band the latest calibration fitted from students' answers where it
+        counts (core.warehouse_feedback.CALIBRATED_SQL), else the generator's label.
         """
         pool = self.con.sql(
-            """
+            f"""
             WITH p AS (
                 SELECT question_id,
                        json_extract_string(content_json, '$.correct_key') AS correct_key,
@@ -325,7 +325,7 @@ class Warehouse(FeedbackTables):
                 SELECT question_id, band FROM item_stats
                 WHERE run_id = (
                     SELECT run_id FROM calibration_runs ORDER BY fitted_at DESC LIMIT 1
-                ) AND responses >= ? AND band IS NOT NULL
+                ) AND {CALIBRATED_SQL} AND band IS NOT NULL
             )
             SELECT q.question_id, q.subject, q.unit_id, q.topic_id,
                    coalesce(c.band, q.difficulty) AS difficulty, q.format,
@@ -340,7 +340,7 @@ class Warehouse(FeedbackTables):
             LEFT JOIN calibrated c ON c.question_id = q.question_id
             ORDER BY q.question_id
             """,
-            params=[STEPS_IN_REASON_SQL, CALIBRATED_MIN_RESPONSES],
+            params=[STEPS_IN_REASON_SQL],
         ).pl()
         return pool.cast(POOL_SCHEMA)
 

@@ -18,6 +18,10 @@ from core.ids import digest
 # A question's calibrated band replaces its label for paper assembly from this many responses
 # (answers not skipped) on: below it the 2PL difficulty is too uncertain to move a question.
 CALIBRATED_MIN_RESPONSES = 200
+# When an `item_stats` row's band counts (pool assembly, the report, the analysts' view): enough
+# responses, and a key abler learners choose more (a negative discrimination means a faulty
+# key, whose fitted difficulty says nothing about the question students meant to answer).
+CALIBRATED_SQL = f"(responses >= {CALIBRATED_MIN_RESPONSES} AND point_biserial >= 0)"
 
 
 def insert_arrow_rows(
@@ -199,9 +203,11 @@ class FeedbackTables:
         return rows[0][0] if rows else None
 
     def item_stats(self, run_id: str) -> pl.DataFrame:
-        """The item statistics of one run, with each question's generator label."""
+        """The item statistics of one run, with each question's generator label and whether
+        its band counts (`calibrated`)."""
         return self.con.sql(
-            "SELECT s.*, q.difficulty AS label, q.subject, q.unit_id, q.template_id "
+            f"SELECT s.*, {CALIBRATED_SQL} AS calibrated, q.difficulty AS label, q.subject, "
+            "q.unit_id, q.template_id "
             "FROM item_stats s JOIN questions q USING (question_id) WHERE s.run_id = $run "
             "ORDER BY s.question_id",
             params={"run": run_id},

@@ -19,7 +19,7 @@ from core.clock import exam_today, parse_exam_date
 from core.records import Paper
 from core.runlock import run_lock
 from core.settings import Settings
-from flows import steps
+from flows import feedback_steps, steps
 from flows.steps import batch_fill_step
 from kb.ingest.run import IngestReport
 from pipeline.assemble.request import Shortfall, ShortfallError
@@ -57,6 +57,12 @@ snapshot_task = task(name="snapshot", cache_policy=NO_CACHE)(steps.snapshot_step
 topic_floor_task = task(name="topic_floor", cache_policy=NO_CACHE)(steps.topic_floor_step)
 figure_floor_task = task(name="figure_floor", cache_policy=NO_CACHE)(steps.figure_floor_step)
 relabel_task = task(name="relabel", cache_policy=NO_CACHE)(steps.relabel_step)
+ingest_feedback_task = task(name="ingest_feedback", cache_policy=NO_CACHE)(
+    feedback_steps.ingest_feedback_step
+)
+calibrate_task = task(name="calibrate", cache_policy=NO_CACHE)(feedback_steps.calibrate_step)
+# Fresh solves of reported questions call the model solver when one is configured.
+triage_task = _model_step("triage")(feedback_steps.triage_step)
 
 Call = Callable[..., Any]
 
@@ -172,10 +178,18 @@ def _run_nightly(
             topic_floor=topics.floor if topics else None,
             topics=topics.coverage if topics else (),
             relabelled=relabelled,
+            feedback=feedback,
+            calibration=calibration,
+            triage=triage,
         )
 
     ingested = timed("ingest_kb", ingest_kb_task, settings, [settings.bundled_kb_dir])
     outbox = timed("ingest_outbox", ingest_outbox_task, services)
+    # What students sent back, before the fill and the paper: tonight's paper assembles by the
+    # calibrated bands and never holds a question triage withdraws.
+    feedback = timed("ingest_feedback", ingest_feedback_task, services)
+    calibration = timed("calibrate", calibrate_task, services)
+    triage = timed("triage", triage_task, services)
     # Before the fill, so tonight's paper and fill count questions under the rubric's labels.
     relabelled = timed("relabel", relabel_task, services)
     dates = [date + dt.timedelta(days=i) for i in range(days)]
@@ -289,7 +303,7 @@ def _why_short(services: Services, usage: ModelUsage | None) -> str:
 
 def step_count(days: int) -> int:
     """How many steps a run with `days` takes (for progress bars)."""
-    return 10 + 2 * days
+    return 13 + 2 * days
 
 
 @flow(name="nightly", log_prints=True)

@@ -18,7 +18,7 @@ from typing import Any
 
 from core.feedback import ReportReason
 from core.ids import digest
-from core.records import OPTION_KEYS, Draft, Option, Question
+from core.records import OPTION_KEYS, Draft, Option, OptionKey, Question
 from pipeline.verify.gate import (
     MIN_CONFIDENCE,
     Solver,
@@ -136,12 +136,12 @@ class Solve:
     refusal: str | None
 
 
-def rotated(question: Question, shift: int) -> tuple[Draft, dict[str, str]]:
+def rotated(question: Question, shift: int) -> tuple[Draft, dict[OptionKey, OptionKey]]:
     """The question with its option texts moved `shift` places (A's text under B for 1), and
     the stored key of each shown key."""
     options = question.content.options
     shown: list[Option] = []
-    back: dict[str, str] = {}
+    back: dict[OptionKey, OptionKey] = {}
     for i, key in enumerate(OPTION_KEYS):
         source = options[(i - shift) % len(options)]
         shown.append(Option(key=key, text=source.text))

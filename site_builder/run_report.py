@@ -6,7 +6,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from core.records import Difficulty, Paper
+from pipeline.feedback_summary import CalibrationSummary, FeedbackSummary
 from pipeline.fill.coverage import CellCoverage, coverage_markdown
+from pipeline.triage import Decision, Triage
 
 CoverageRow = tuple[str, str, str, int, int]  # subject, unit, difficulty, servable, never used
 AttemptRow = tuple[str, str, str, int]  # generator, verdict, rejection kind ('' if none), count
@@ -28,6 +30,10 @@ class RunReport:
     # difficulty cell after it.
     topic_floor: int | None = None
     topics: Sequence[CellCoverage] = ()
+    # What students sent back, the calibration fitted from it, and the triage (issue 23).
+    feedback: FeedbackSummary | None = None
+    calibration: CalibrationSummary | None = None
+    triage: Sequence[Triage] = ()
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
@@ -54,6 +60,9 @@ def run_report_markdown(report: RunReport) -> str:
         f"Relabelled: {report.relabelled} stored questions the difficulty rubric now labels "
         "differently (stored anew; the old records withdrawn as `relabelled`).",
         "",
+    ]
+    out += feedback_markdown(report)
+    out += [
         "## Generation in this run",
         "",
     ]
@@ -111,3 +120,85 @@ def run_report_markdown(report: RunReport) -> str:
         keys = ", ".join(f"{k} {n}" for k, n in c.answer_keys)
         out += ["", f"Blueprint `{c.blueprint_id}`; answer keys {keys}."]
     return "\n".join(out) + "\n"
+
+
+# Disagreements listed by name in the report; the rest are counted (docs/warehouse.md has the
+# query for all of them).
+LISTED = 15
+
+
+def feedback_markdown(report: RunReport) -> list[str]:
+    """Answers and reports taken, calibration against the generators' labels, and triage."""
+    if report.feedback is None:
+        return []
+    f = report.feedback
+    out = [
+        "## Learning from students",
+        "",
+        f"Outbox: {f.answers} answers in {f.batches} batches and {f.reports} error reports "
+        f"taken, {len(f.refused)} objects refused.",
+        "",
+    ]
+    c = report.calibration
+    if c is None:
+        out += ["No answers yet: nothing calibrated.", ""]
+    else:
+        state = "new run" if c.new_run else "answers unchanged since this run"
+        out += [
+            f"Calibration `{c.run_id}` ({state}): {c.items} questions, {c.learners} learners, "
+            f"{c.responses} responses, {'converged' if c.converged else '**not converged**'}; "
+            f"{c.calibrated} questions have enough responses for their band to count in "
+            "assembly.",
+            "",
+        ]
+        if c.calibrated:
+            names = [d.value for d in Difficulty]
+            out += ["Generator label (rows) against calibrated band (columns):", ""]
+            out += _table(
+                ("label", *names),
+                [
+                    (label, *(c.agreement.get((label, band), 0) for band in names))
+                    for label in names
+                ],
+            )
+            agree = sum(n for (label, band), n in c.agreement.items() if label == band)
+            out += [
+                "",
+                f"{agree} of {c.calibrated} agree. Where they differ, the difficulty rubric is "
+                "what to look at:",
+                "",
+            ]
+            if c.disagreements:
+                out += _table(
+                    ("question", "subject", "unit", "template", "label", "band", "b"),
+                    [
+                        (
+                            d["question_id"],
+                            d["subject"],
+                            d["unit_id"],
+                            d["template_id"],
+                            d["label"],
+                            d["band"],
+                            f"{d['irt_b']:.2f}",
+                        )
+                        for d in c.disagreements[:LISTED]
+                    ],
+                )
+                if len(c.disagreements) > LISTED:
+                    out.append(f"\n…and {len(c.disagreements) - LISTED} more.")
+            out.append("")
+    decided = {d: [t for t in report.triage if t.decision is d] for d in Decision}
+    out += [
+        f"Triage: {len(decided[Decision.WITHDRAWN])} withdrawn, {len(decided[Decision.REVIEW])} "
+        f"queued for review, {len(decided[Decision.CONFIRMED])} confirmed by fresh solves.",
+        "",
+    ]
+    for decision, title in ((Decision.WITHDRAWN, "Withdrawn"), (Decision.REVIEW, "For review")):
+        if decided[decision]:
+            out += [f"{title}:", ""]
+            out += _table(
+                ("question", "reports", "why"),
+                [(t.question_id, t.reports, t.why) for t in decided[decision]],
+            )
+            out.append("")
+    return out

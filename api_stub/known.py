@@ -43,26 +43,33 @@ class KnownQuestions:
         self._ids: frozenset[str] = frozenset()
 
     def _refresh(self) -> None:
-        self._checked = self.monotonic()
         manifest = self.store.get(EXPORT_MANIFEST_KEY)
         snapshot = self.store.get(POOL_SNAPSHOT_KEY) or b""
         seen = hashlib.sha256((manifest or b"-") + b"|" + snapshot).hexdigest()
-        if seen == self._digest:
-            return
-        # Before the first export writes a manifest: one listing of the question files.
-        ids = exported_question_ids(self.store)
-        if snapshot:
-            frame = pl.read_parquet(io.BytesIO(snapshot), columns=["question_id"])
-            ids |= set(frame["question_id"].to_list())
-        self._ids = frozenset(ids)
-        self._digest = seen if manifest is not None else ""  # no manifest: list again next time
+        if seen != self._digest:
+            # Before the first export writes a manifest: one listing of the question files.
+            ids = exported_question_ids(self.store)
+            if snapshot:
+                frame = pl.read_parquet(io.BytesIO(snapshot), columns=["question_id"])
+                ids |= set(frame["question_id"].to_list())
+            self._ids = frozenset(ids)
+            self._digest = seen if manifest is not None else ""  # no manifest: list again
+        self._checked = self.monotonic()  # once the ids are in: no request sees them half-read
 
     def ids(self) -> frozenset[str]:
-        """The exported and snapshot ids now (re-read if due)."""
-        if self.monotonic() - self._checked >= self.refresh_seconds:
+        """The exported and snapshot ids now. The first call reads them (every request waits for
+        it); later, when due, one request re-reads them while the others use the current ids."""
+        if self._checked == -float("inf"):
             with self._lock:
-                if self.monotonic() - self._checked >= self.refresh_seconds:
+                if self._checked == -float("inf"):
                     self._refresh()
+        elif self.monotonic() - self._checked >= self.refresh_seconds and self._lock.acquire(
+            blocking=False
+        ):
+            try:
+                self._refresh()
+            finally:
+                self._lock.release()
         return self._ids
 
     def __call__(self, question_id: str) -> bool:

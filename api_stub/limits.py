@@ -106,9 +106,10 @@ class DailyQuota:
     """How much of one thing (questions generated, answers kept, reports kept) a key may have per
     local day, counted in the object store: one object per counter, key and day.
 
-    Replicas share the count through the store; a read-modify-write under a process lock, so two
-    replicas racing in the same instant can both pass (the quota is a spending guard, not a bill).
-    `refusal` words a refusal from `needed`, `left`, `per_day` and `timezone`.
+    Replicas share the count through the store; a read-modify-write under a lock per key (one
+    key's write never waits for another's), so two replicas racing in the same instant can both
+    pass (the quota is a spending guard, not a bill). `refusal` words a refusal from `needed`,
+    `left`, `per_day` and `timezone`.
     """
 
     def __init__(
@@ -119,7 +120,8 @@ class DailyQuota:
         self.per_day = per_day
         self.timezone = timezone
         self.refusal = refusal
-        self._lock = threading.Lock()
+        self._locks: dict[str, threading.Lock] = {}  # one per API key: the keys are configured
+        self._guard = threading.Lock()
 
     def _key(self, key: str, now: dt.datetime) -> str:
         day = now.astimezone(ZoneInfo(self.timezone)).date().isoformat()
@@ -131,7 +133,9 @@ class DailyQuota:
 
     def reserve(self, key: str, needed: int, now: dt.datetime) -> None:
         """Count `needed` against key's day, or raise LimitExceeded leaving it unchanged."""
-        with self._lock:
+        with self._guard:
+            lock = self._locks.setdefault(key, threading.Lock())
+        with lock:
             used = self.used(key, now)
             if used + needed > self.per_day:
                 left = max(0, self.per_day - used)

@@ -14,7 +14,8 @@ trips ask for a full exam (their own row).
 
 The baseline in the same run: the same clients, think time and request count against a static
 question file served by the same process (`GET /api/v1/questions/{id}`), the floor of the HTTP
-stack; and the old mix, without answer logs, against which the mix with them is measured. Any
+stack; and the old mix, without answer logs, against which the mix with them is measured (with
+--rounds N the two take turns N times, so that other load on the machine falls on both). Any
 non-2xx answer, exception, job not COMPLETED with every question asked for, or receipt not
 refusing exactly the bad rows is an error. Targets: pool-served practice p99 ≤ 50 ms for both
 rows, and p99 of the whole mix (every timed action) ≤ 50 ms, with zero errors.
@@ -195,6 +196,15 @@ class Phase:
 
     def record(self, row: str, seconds: float) -> None:
         self.latencies.setdefault(row, []).append(seconds)
+
+    def add(self, other: Phase) -> None:
+        """Another phase's records added to these (rounds of one load, taken apart in time)."""
+        for name in ("seconds", "requests", "worker_cpu", "client_cpu", "machine_cpu"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for row, values in other.latencies.items():
+            self.latencies.setdefault(row, []).extend(values)
+        self.errors += other.errors
+        self.loop_lag += other.loop_lag
 
 
 @dataclass
@@ -475,11 +485,17 @@ async def drive(args: argparse.Namespace, worker: Worker, keys: list[str], load:
             print(f"  warm-up error ×{n}: {error}")
         baseline = await run_phase(load, worker, args.baseline_seconds, static_client, seed=3)
         report("Static baseline", baseline, len(keys))
-        if load.attempts:
-            old = dataclasses.replace(load, attempts=0.0)
-            old_mix = await run_phase(old, worker, args.seconds, worker_client, seed=4)
-            report("Baseline: the mix without answer logs", old_mix, len(keys))
-        return await run_phase(load, worker, args.seconds, worker_client, seed=4)
+        if not load.attempts:
+            return await run_phase(load, worker, args.seconds, worker_client, seed=4)
+        # The old mix and the new one take turns, so that what else the machine runs in the
+        # meantime falls on both alike.
+        old, new = Phase(), Phase()
+        for turn in range(args.rounds):
+            quiet = dataclasses.replace(load, attempts=0.0)
+            old.add(await run_phase(quiet, worker, args.seconds, worker_client, seed=4 + turn))
+            new.add(await run_phase(load, worker, args.seconds, worker_client, seed=4 + turn))
+        report("Baseline: the mix without answer logs", old, len(keys))
+        return new
     finally:
         await asyncio.gather(*(c.http.aclose() for c in load.clients))
 
@@ -498,6 +514,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--exam-share", type=float, default=0.02, help="round trips for exams")
     parser.add_argument(
         "--attempts", type=float, default=1.0, help="answer logs per round trip (0: the old mix)"
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="turns of the old mix and the new (--seconds each)"
     )
     parser.add_argument("--per-cell", type=int, default=30, help="pool fill per unit×difficulty")
     parser.add_argument(

@@ -14,7 +14,6 @@ from pydantic import BeforeValidator, Field, Strict, ValidatorFunctionWrapHandle
 from pydantic_core import PydanticCustomError
 
 from core.feedback import (
-    BATCH_ID_PATTERN,
     MAX_ANSWER_SECONDS,
     MAX_BATCH_ANSWERS,
     MAX_REPORT_CHARS,
@@ -34,6 +33,9 @@ LEARNER_ID_DESCRIPTION = (
     "a pseudonymous id the client makes: a UUID or a hex digest (16 to 64 characters, at least "
     "one letter a-f); never a name, email or phone number"
 )
+# BATCH_ID_PATTERN starting with a letter or digit, as every part of an object-store key must
+# (a batch is kept under its id): "--------" fits the record's pattern but names no object.
+BATCH_ID_SCHEMA_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_-]{7,63}$"
 PER_ROW = "; checked per row: a row that fails is refused in the receipt, the rest are kept"
 REFUSAL_NAMES = (
     "unknown_question",
@@ -101,8 +103,14 @@ class AttemptsRequest(Record):
     batch_id: Annotated[
         str,
         Strict(),
-        Field(pattern=BATCH_ID_PATTERN, description="the client's id of this batch, per API key"),
-        explained("batch_id must be 8 to 64 letters, digits, _ or -, got {got}"),
+        Field(
+            pattern=BATCH_ID_SCHEMA_PATTERN,
+            description="the client's id of this batch, per API key",
+        ),
+        explained(
+            "batch_id must be 8 to 64 letters, digits, _ or -, starting with a letter or digit, "
+            "got {got}"
+        ),
     ]
     answers: Annotated[
         tuple[AnswerRow, ...],
@@ -123,7 +131,7 @@ class RefusedAnswer(Record):
 class AttemptReceipt(Record):
     """What was kept of a batch: how many answers, and each refused row with its reasons."""
 
-    batch_id: str = Field(pattern=BATCH_ID_PATTERN)
+    batch_id: str = Field(pattern=BATCH_ID_SCHEMA_PATTERN)
     accepted: int = Field(ge=0)
     refused: list[RefusedAnswer]
     replayed: bool = Field(description="true: this batch was kept before; nothing new was kept")

@@ -24,6 +24,7 @@ from pydantic import SecretStr
 from api_stub.app import create_app
 from api_stub.limits import key_id
 from core.feedback import (
+    BATCH_ID_PATTERN,
     LEARNER_ID_PATTERN,
     MAX_ANSWER_SECONDS,
     AnswerBatch,
@@ -34,10 +35,10 @@ from core.pool import pool_rows
 from core.providers import object_store
 from core.records import Difficulty, OutboxEntry, Question, Subject, outbox_key
 from core.settings import Settings
-from core.storage import ObjectStore
+from core.storage import ObjectStore, validate_key
 from pipeline.compose import build_services
 from pipeline.serve.feedback import sanitised_text
-from site_builder.contract_feedback import LEARNER_ID_SCHEMA_PATTERN
+from site_builder.contract_feedback import BATCH_ID_SCHEMA_PATTERN, LEARNER_ID_SCHEMA_PATTERN
 from site_builder.documents import (
     WithdrawalRow,
     json_bytes,
@@ -333,6 +334,7 @@ def test_other_rows_under_a_kept_batch_id_are_a_409(
         ({"batch_id": "short", "answers": None}, ["body", "batch_id"], "8 to 64 letters"),
         ({"batch_id": "b" * 65, "answers": None}, ["body", "batch_id"], "8 to 64 letters"),
         ({"batch_id": "batch/0001", "answers": None}, ["body", "batch_id"], "got 'batch/0001'"),
+        ({"batch_id": "--------", "answers": None}, ["body", "batch_id"], "starting with a"),
         ({"batch_id": "batch-0001", "answers": []}, ["body", "answers"], "1 to 500 rows, got 0"),
         ({"batch_id": "batch-0001", "answers": "x"}, ["body", "answers"], "valid tuple"),
         ({"batch_id": "batch-0001", "answers": [1]}, ["body", "answers", 0], "each row"),
@@ -590,3 +592,10 @@ def test_the_schemas_learner_id_pattern_is_the_records(value: str) -> None:
     takes, and nothing else."""
     schema = 16 <= len(value) <= 64 and re.fullmatch(LEARNER_ID_SCHEMA_PATTERN, value)
     assert bool(schema) == bool(re.fullmatch(LEARNER_ID_PATTERN, value))
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.from_regex(BATCH_ID_SCHEMA_PATTERN, fullmatch=True))
+def test_every_batch_id_the_schema_takes_is_a_records_and_a_stores(batch_id: str) -> None:
+    assert re.fullmatch(BATCH_ID_PATTERN, batch_id)
+    validate_key(answers_key(key_id(KEY), batch_id))

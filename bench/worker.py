@@ -173,11 +173,12 @@ class Worker:
 
 
 def machine_busy() -> tuple[float, float]:
-    """Busy and total CPU seconds of the whole machine so far (from /proc/stat)."""
+    """Busy CPU seconds of the whole machine so far (/proc/stat), and seconds in which some task
+    waited for the disk (/proc/pressure/io: an fsync-bound worker slows down when others write)."""
     values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    tick = os.sysconf("SC_CLK_TCK")
-    idle = values[3] + values[4]
-    return (sum(values) - idle) / tick, sum(values) / tick
+    io = Path("/proc/pressure/io")
+    stalled = int(io.read_text().split("total=")[1].split()[0]) / 1e6 if io.exists() else 0.0
+    return (sum(values) - values[3] - values[4]) / os.sysconf("SC_CLK_TCK"), stalled
 
 
 # ── Load ─────────────────────────────────────────────────────────────────────────────────────
@@ -192,6 +193,7 @@ class Phase:
     worker_cpu: float = 0.0
     client_cpu: float = 0.0
     machine_cpu: float = 0.0
+    io_stall: float = 0.0
     loop_lag: list[float] = field(default_factory=list)
 
     def record(self, row: str, seconds: float) -> None:
@@ -199,7 +201,7 @@ class Phase:
 
     def add(self, other: Phase) -> None:
         """Another phase's records added to these (rounds of one load, taken apart in time)."""
-        for name in ("seconds", "requests", "worker_cpu", "client_cpu", "machine_cpu"):
+        for name in ("seconds", "requests", "worker_cpu", "client_cpu", "machine_cpu", "io_stall"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for row, values in other.latencies.items():
             self.latencies.setdefault(row, []).extend(values)
@@ -381,7 +383,7 @@ async def run_phase(
 ) -> Phase:
     phase = Phase()
     cpu0, usage0 = worker.cpu_seconds(), time.process_time()
-    busy0, _ = machine_busy()
+    busy0, io0 = machine_busy()
     started = time.perf_counter()
     deadline = started + seconds
     await asyncio.gather(
@@ -394,7 +396,8 @@ async def run_phase(
     phase.seconds = time.perf_counter() - started
     phase.worker_cpu = worker.cpu_seconds() - cpu0
     phase.client_cpu = time.process_time() - usage0
-    phase.machine_cpu = machine_busy()[0] - busy0
+    busy1, io1 = machine_busy()
+    phase.machine_cpu, phase.io_stall = busy1 - busy0, io1 - io0
     return phase
 
 
@@ -428,7 +431,8 @@ def report(title: str, phase: Phase, clients: int) -> None:
         f"  CPU over the phase, in cores: worker {phase.worker_cpu / phase.seconds:.2f}, "
         f"client {phase.client_cpu / phase.seconds:.2f}, other processes {others:.2f} "
         f"(the machine has {os.cpu_count()}); client loop lag p99 {lag[2]:.1f} ms, "
-        f"max {lag[3]:.1f} ms"
+        f"max {lag[3]:.1f} ms; some task waited for the disk {phase.io_stall / phase.seconds:.0%} "
+        "of the time"
     )
     print(f"  {'ms':38} {'n':>6} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>7}")
     for row, label in ROWS.items():

@@ -25,20 +25,30 @@ from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from api_stub.known import KnownQuestions
 from api_stub.limits import (
-    GenerationQuota,
+    DailyQuota,
     LimitExceeded,
     RateLimiter,
     allowed_keys,
     bearer_token,
+    daily_quotas,
 )
-from api_stub.requests import exam_order, practice_order
+from api_stub.requests import attempts_request, exam_order, practice_order, report_request
 from api_stub.runner import JobRunner, Overloaded, public_mirror
+from core.feedback import AnswerBatch, answers_key, report_key
 from core.settings import Settings
-from core.storage import ObjectStore, validate_key
+from core.storage import ImmutableObjectError, ObjectStore, validate_key
+from pipeline.serve.feedback import checked_batch, error_report, receipt, same_rows
 from pipeline.serve.jobs import Job, acknowledgement
 from pipeline.serve.requests import InsufficientPool, InvalidRequest, UnknownTopic
-from site_builder.documents import API_PREFIX, JOB_ID_PATTERN
+from site_builder.documents import (
+    API_PREFIX,
+    DAILY_EXAM_ID_PATTERN,
+    EXAM_ID_PATTERN,
+    JOB_ID_PATTERN,
+    PRACTICE_ID_PATTERN,
+)
 from site_builder.headers import ENCODING_SUFFIXES, cache_control, content_type, encoded_base
 
 ERROR_CODES = {
@@ -52,7 +62,14 @@ ERROR_CODES = {
     503: "overloaded",
 }
 NO_STORE = {"Cache-Control": "no-store"}
-POST_ONLY = (f"/{API_PREFIX}/practice/generate", f"/{API_PREFIX}/exams/generate")
+POST_ONLY = (
+    f"/{API_PREFIX}/practice/generate",
+    f"/{API_PREFIX}/exams/generate",
+    f"/{API_PREFIX}/attempts",
+    f"/{API_PREFIX}/questions/{{question_id}}/reports",
+)
+# What an answer row's exam_id may be: a daily paper, a custom exam or a practice set.
+EXAM_ID_PATTERNS = (DAILY_EXAM_ID_PATTERN, EXAM_ID_PATTERN, PRACTICE_ID_PATTERN)
 
 
 class ApiError(Exception):
@@ -131,7 +148,16 @@ def create_app(
     guesses = RateLimiter(
         settings.wrong_key_limit_per_minute, settings.wrong_key_limit_burst, monotonic
     )
-    quota = GenerationQuota(store, settings.daily_generation_quota, settings.timezone)
+    # Students' posts (answer logs, error reports) spend a bucket of their own: a class of a
+    # thousand students posting through one app's key must not lock that key out of generation,
+    # nor can a flood of generation requests stop answers being kept. Their daily quotas bound
+    # what one key can make the store hold.
+    feedback = RateLimiter(
+        settings.feedback_rate_limit_per_minute, settings.feedback_rate_limit_burst, monotonic
+    )
+    quotas = daily_quotas(settings, store)
+    quota = quotas["generated"]
+    known = KnownQuestions(store, settings.snapshot_refresh_seconds, monotonic)
     held: dict[str, JobRunner] = {"runner": runner} if runner is not None else {}
     building = threading.Lock()
 
@@ -180,8 +206,8 @@ def create_app(
     async def _crash(request: Request, exc: Exception) -> JSONResponse:
         return error_response(500, "internal error")
 
-    def caller(request: Request) -> str:
-        """The key id of a valid API key, within its rate limit (401 / 429 otherwise).
+    def caller(request: Request, bucket: RateLimiter = limiter) -> str:
+        """The key id of a valid API key, within its rate limit in bucket (401 / 429 otherwise).
 
         Wrong keys are counted per client address: past the allowance, that address gets 429
         before its keys are even looked at, so keys cannot be guessed at speed.
@@ -207,14 +233,13 @@ def create_app(
             )
         key = keys[token]
         try:
-            limiter.take(key)
+            bucket.take(key)
         except LimitExceeded as exc:
             raise ApiError(429, str(exc), headers={"Retry-After": str(exc.retry_after)}) from exc
         return key
 
-    async def json_body(request: Request) -> Any:
+    async def json_body(request: Request, limit: int = settings.max_request_bytes) -> Any:
         """The body as JSON, refusing oversize (413) and non-JSON (415 / 422) bodies."""
-        limit = settings.max_request_bytes
         declared = request.headers.get("content-length")
         if declared and declared.isdigit() and int(declared) > limit:
             raise ApiError(413, f"the body is larger than {limit} bytes")
@@ -283,10 +308,81 @@ def create_app(
         job = await run_in_threadpool(submitted, run, key)
         return accepted(job)
 
-    @app.api_route(POST_ONLY[0], methods=["GET", "HEAD", "PUT", "PATCH", "DELETE"])
-    @app.api_route(POST_ONLY[1], methods=["GET", "HEAD", "PUT", "PATCH", "DELETE"])
+    def spend(what: DailyQuota, key: str, n: int) -> None:
+        try:
+            what.reserve(key, n, now())
+        except LimitExceeded as exc:
+            raise ApiError(
+                429, str(exc), headers={"Retry-After": str(exc.retry_after)}, code="quota_exceeded"
+            ) from exc
+
+    def kept_batch(key: str, body: Any) -> dict[str, Any]:
+        """Check the rows, keep the accepted ones once under the client's batch id, answer the
+        receipt (the kept one, for a retry of a kept batch)."""
+        try:
+            posted = attempts_request(body)
+        except InvalidRequest as exc:
+            raise ApiError(422, str(exc), [p.detail() for p in exc.problems]) from exc
+        batch = checked_batch(posted.batch_id, key, posted.answers, known, EXAM_ID_PATTERNS, now())
+        where = answers_key(key, batch.batch_id)
+        kept = store.get(where)
+        if kept is None and batch.answers:
+            spend(quotas["answers"], key, len(batch.answers))
+            try:
+                store.put_immutable(where, batch.model_dump_json().encode())
+                return receipt(batch, replayed=False)
+            except ImmutableObjectError:  # another request kept this batch id in between
+                kept = store.get(where)
+        if kept is None:  # nothing accepted: answered, nothing kept
+            return receipt(batch, replayed=False)
+        before = AnswerBatch.model_validate_json(kept)
+        if not same_rows(before, batch):
+            raise ApiError(
+                409,
+                f"batch {batch.batch_id!r} was kept with other rows; post new rows under a new "
+                "batch id",
+                code="batch_id_reused",
+            )
+        return receipt(before, replayed=True)
+
+    def kept_report(key: str, question_id: str, body: Any) -> dict[str, Any]:
+        """Check the report, keep it once (the same report twice is one), answer its id."""
+        try:
+            posted = report_request(body)
+        except InvalidRequest as exc:
+            raise ApiError(422, str(exc), [p.detail() for p in exc.problems]) from exc
+        if not known(question_id):
+            raise ApiError(404, f"no question {question_id[:40]!r} in this bank")
+        report = error_report(
+            question_id, posted.learner_id, posted.reason, posted.option, posted.text, key, now()
+        )
+        where = report_key(report.report_id)
+        if not store.exists(where):
+            spend(quotas["reports"], key, 1)
+            # The same report racing in: kept once, with the first one's time.
+            with contextlib.suppress(ImmutableObjectError):
+                store.put_immutable(where, report.model_dump_json().encode())
+        return {"report_id": report.report_id, "question_id": question_id, "status": "received"}
+
+    @app.post(POST_ONLY[2])
+    async def post_attempts(request: Request) -> JSONResponse:
+        key = caller(request, feedback)
+        body = await json_body(request, settings.max_attempts_request_bytes)
+        answer = await run_in_threadpool(kept_batch, key, body)
+        return JSONResponse(answer, status_code=202, headers=NO_STORE)
+
+    @app.post(POST_ONLY[3])
+    async def post_report(question_id: str, request: Request) -> JSONResponse:
+        key = caller(request, feedback)
+        body = await json_body(request)
+        answer = await run_in_threadpool(kept_report, key, question_id, body)
+        return JSONResponse(answer, status_code=202, headers=NO_STORE)
+
     def post_only(request: Request) -> Response:
         raise StarletteHTTPException(405, headers={"Allow": "POST"})
+
+    for path in POST_ONLY:  # before the static tree's GET, which would answer 404
+        app.add_api_route(path, post_only, methods=["GET", "HEAD", "PUT", "PATCH", "DELETE"])
 
     job_id_pattern = re.compile(JOB_ID_PATTERN)
 

@@ -1,4 +1,4 @@
-"""Protecting what generation costs: API keys, per-key rate limits and daily generation quotas."""
+"""Protecting what the worker's calls cost: API keys, per-key rate limits and daily quotas."""
 
 from __future__ import annotations
 
@@ -102,38 +102,75 @@ def seconds_to_midnight(now: dt.datetime, timezone: str) -> int:
     return max(1, math.ceil((midnight - local).total_seconds()))
 
 
-class GenerationQuota:
-    """Questions generated per key per local day, kept in the object store.
+class DailyQuota:
+    """How much of one thing (questions generated, answers kept, reports kept) a key may have per
+    local day, counted in the object store: one object per counter, key and day.
 
-    Replicas share the count through the store; a read-modify-write under a process lock, so two
-    replicas racing in the same instant can both pass (the quota is a spending guard, not a bill).
+    Replicas share the count through the store; a read-modify-write under a lock per key (one
+    key's write never waits for another's), so two replicas racing in the same instant can both
+    pass (the quota is a spending guard, not a bill). `refusal` words a refusal from `needed`,
+    `left`, `per_day` and `timezone`.
     """
 
-    def __init__(self, store: ObjectStore, per_day: int, timezone: str) -> None:
+    def __init__(
+        self, store: ObjectStore, counter: str, per_day: int, timezone: str, refusal: str
+    ) -> None:
         self.store = store
+        self.counter = counter
         self.per_day = per_day
         self.timezone = timezone
-        self._lock = threading.Lock()
+        self.refusal = refusal
+        self._locks: dict[str, threading.Lock] = {}  # one per API key: the keys are configured
+        self._guard = threading.Lock()
 
     def _key(self, key: str, now: dt.datetime) -> str:
         day = now.astimezone(ZoneInfo(self.timezone)).date().isoformat()
-        return f"{QUOTA_PREFIX}{day}/{key}"
+        return f"{QUOTA_PREFIX}{self.counter}/{day}/{key}"
 
     def used(self, key: str, now: dt.datetime) -> int:
         raw = self.store.get(self._key(key, now))
-        return int(json.loads(raw)["generated"]) if raw else 0
+        return int(json.loads(raw)[self.counter]) if raw else 0
 
-    def reserve(self, key: str, questions: int, now: dt.datetime) -> None:
-        """Count `questions` against key's day, or raise LimitExceeded leaving it unchanged."""
-        with self._lock:
+    def reserve(self, key: str, needed: int, now: dt.datetime) -> None:
+        """Count `needed` against key's day, or raise LimitExceeded leaving it unchanged."""
+        with self._guard:
+            lock = self._locks.setdefault(key, threading.Lock())
+        with lock:
             used = self.used(key, now)
-            if used + questions > self.per_day:
+            if used + needed > self.per_day:
                 left = max(0, self.per_day - used)
                 raise LimitExceeded(
-                    f"daily generation quota: this request needs {questions} new questions, "
-                    f"{left} of {self.per_day} are left today ({self.timezone}); requests the pool "
-                    "can serve still work",
+                    self.refusal.format(
+                        needed=needed, left=left, per_day=self.per_day, timezone=self.timezone
+                    ),
                     seconds_to_midnight(now, self.timezone),
                 )
-            body = json.dumps({"generated": used + questions}).encode()
+            body = json.dumps({self.counter: used + needed}).encode()
             self.store.put(self._key(key, now), body)
+
+
+def daily_quotas(settings: Settings, store: ObjectStore) -> dict[str, DailyQuota]:
+    """The worker's daily quotas per key, by what they count."""
+    tz = settings.timezone
+    today = "{left} of {per_day} are left today ({timezone})"
+    return {
+        "generated": DailyQuota(
+            store,
+            "generated",
+            settings.daily_generation_quota,
+            tz,
+            "daily generation quota: this request needs {needed} new questions, "
+            + today
+            + "; requests the pool can serve still work",
+        ),
+        "answers": DailyQuota(
+            store,
+            "answers",
+            settings.daily_answer_quota,
+            tz,
+            "daily answer quota: this batch has {needed} answers to keep, " + today,
+        ),
+        "reports": DailyQuota(
+            store, "reports", settings.daily_report_quota, tz, "daily report quota: " + today
+        ),
+    }

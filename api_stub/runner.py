@@ -79,6 +79,8 @@ FIRST_PACE = {"offline": 0.05, "openai": 20.0}
 # about 150 KB, a practice set's 10-20 KB.
 ANSWER_CACHE_BYTES = 64 * 2**20
 GIL_SWITCH_SECONDS = 0.001
+# How often what survived is frozen out of the cyclic collector (see `_freeze_loop`).
+FREEZE_SECONDS = 2.0
 
 
 def answer_bytes(document: dict[str, Any]) -> bytes:
@@ -206,6 +208,7 @@ class JobRunner:
         self.recover()
         self._watch = threading.Thread(target=self._watch_loop, name="job-watch", daemon=True)
         self._watch.start()
+        threading.Thread(target=self._freeze_loop, name="gc-freeze", daemon=True).start()
 
     def close(self, wait: bool = True) -> None:
         self._stop.set()
@@ -238,6 +241,19 @@ class JobRunner:
                 self.recover()
             except Exception:  # a store hiccup must not end the watch
                 log.exception("job recovery pass failed")
+
+    def _freeze_loop(self) -> None:
+        """Keep what lives on out of full collections, as `start` does for what was loaded.
+
+        The pool view's parsed records and the kept answers grow while the worker serves; each
+        full collection walked them all (70-330 ms, a dozen times a minute at 100 clients,
+        collecting almost nothing) and was the whole tail of the mix's latency (bench/worker.py,
+        BENCHMARKS.md issue 23). Frozen objects are still freed by reference counting when
+        dropped; only a reference cycle that was already garbage when frozen stays.
+        """
+        stop = self._stop
+        while not stop.wait(FREEZE_SECONDS):
+            gc.freeze()
 
     def drain(self, timeout: float = 60.0) -> bool:
         """Wait until this process runs no job (tests and shutdown); True if it got there."""

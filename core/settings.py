@@ -131,6 +131,25 @@ class Settings(BaseSettings):
     daily_generation_quota: int = Field(
         default=200, ge=0, description="Questions a key may have generated per day (Asia/Kolkata)."
     )
+    # What students send back (answer logs, error reports): a bucket of its own per key, so a
+    # class posting through one app's key never spends the key's generation allowance.
+    feedback_rate_limit_per_minute: int = Field(
+        default=600, ge=1, description="Answer-log and report posts per key."
+    )
+    feedback_rate_limit_burst: int = Field(
+        default=200, ge=1, description="Answer-log and report posts a key may send at once."
+    )
+    daily_answer_quota: int = Field(
+        default=200_000, ge=0, description="Answers a key may have kept per day (Asia/Kolkata)."
+    )
+    daily_report_quota: int = Field(
+        default=2_000, ge=0, description="Error reports a key may have kept per day."
+    )
+    max_attempts_request_bytes: int = Field(
+        default=262_144,
+        ge=256,
+        description="Largest answer-log body (500 answers are about 80 KB).",
+    )
     worker_generation_slots: int = Field(default=2, ge=1, le=64, description="Jobs generating.")
     worker_queue_limit: int = Field(default=16, ge=0, description="Jobs waiting; beyond: 503.")
     job_lease_seconds: float = Field(

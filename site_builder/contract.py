@@ -13,30 +13,33 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Annotated, Any, Self
 
 from pydantic import (
     AfterValidator,
     BeforeValidator,
     Field,
-    GetCoreSchemaHandler,
-    GetJsonSchemaHandler,
     Strict,
-    ValidationError,
     ValidatorFunctionWrapHandler,
     WrapValidator,
     model_validator,
 )
-from pydantic.json_schema import JsonSchemaValue, SkipJsonSchema
-from pydantic_core import CoreSchema, PydanticCustomError, core_schema
+from pydantic.json_schema import SkipJsonSchema
+from pydantic_core import PydanticCustomError
 
 from core.records import OPTION_KEYS, Difficulty, OptionKey, Record, Subject
 from core.shapes import FIGURE_SUFFIX, FIGURES_PREFIX
 from pipeline.figures.svg import FIGURE_ID_PATTERN, SVG_MEDIA_TYPE
 from pipeline.serve.jobs import JobKind, JobStatus
 from pipeline.serve.requests import EXAM_TYPES, MAX_PRACTICE_QUESTIONS, SYLLABUS_PATH
+from site_builder.contract_feedback import (
+    AttemptReceipt,
+    AttemptsRequest,
+    ReportReceipt,
+    ReportRequest,
+)
+from site_builder.contract_fields import AnyCase, explained, whole
 from site_builder.documents import (
     API_PREFIX,
     DAILY_EXAM_ID_PATTERN,
@@ -311,66 +314,7 @@ class Syllabus(Record):
     subjects: list[SyllabusSubject]
 
 
-# ── The worker's request bodies ──────────────────────────────────────────────────────────────
-# Each field explains its own failure in one message (`{got}` is the value sent), so a broken
-# rule reads the same whichever of pydantic's checks caught it.
-
-
-def _explained(message: str) -> WrapValidator:
-    """On any failure of the checks inside, one problem with this message."""
-
-    def wrap(value: Any, inner: ValidatorFunctionWrapHandler) -> Any:
-        try:
-            return inner(value)
-        except ValidationError:
-            raise PydanticCustomError("invalid", message.format(got=repr(value))) from None
-
-    return WrapValidator(wrap)
-
-
-def any_case_pattern(words: Iterable[str]) -> str:
-    """An ECMA-262 pattern matching any of the words in any letter case (no inline flags)."""
-
-    def letters(word: str) -> str:
-        if not re.fullmatch(r"[A-Za-z0-9_-]+", word):
-            raise ValueError(f"only letters, digits, _ and - are supported: {word!r}")
-        return "".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else c for c in word)
-
-    return "^(" + "|".join(letters(w) for w in words) + ")$"
-
-
-@dataclass(frozen=True)
-class AnyCase:
-    """A name from a closed list in any letter case, validated to its canonical value; the
-    schema is a case-blind pattern over the names."""
-
-    names: tuple[tuple[str, Any], ...]  # (name as documented, canonical value)
-    message: str  # why a value is refused; `{got}` is the value
-    description: str = ""
-
-    def lookup(self, value: Any) -> Any:
-        if isinstance(value, str) and value.isascii():  # what the pattern can match
-            for name, canonical in self.names:
-                if name.lower() == value.lower():
-                    return canonical
-        raise PydanticCustomError("unknown_name", self.message.format(got=repr(value)))
-
-    def __get_pydantic_core_schema__(
-        self, source: Any, handler: GetCoreSchemaHandler
-    ) -> CoreSchema:
-        return core_schema.no_info_plain_validator_function(self.lookup)
-
-    def __get_pydantic_json_schema__(
-        self, schema: CoreSchema, handler: GetJsonSchemaHandler
-    ) -> JsonSchemaValue:
-        pattern = any_case_pattern(name for name, _ in self.names)
-        described = {"description": self.description} if self.description else {}
-        return {"type": "string", "pattern": pattern, **described}
-
-
-def _whole(value: Any) -> Any:
-    """3.0 is an integer to JSON Schema, and so to us."""
-    return int(value) if isinstance(value, float) and value.is_integer() else value
+# ── The worker's request bodies (their field machinery: `site_builder.contract_fields`) ──────
 
 
 _SUBJECTS = ", ".join(s.value for s in Subject)
@@ -435,7 +379,7 @@ RequestShare = Annotated[
     float,
     Strict(),  # not true/false
     Field(ge=0, le=1, allow_inf_nan=False),
-    _explained("a share must be a number from 0 to 1, got {got}"),
+    explained("a share must be a number from 0 to 1, got {got}"),
 ]
 SubjectName = Annotated[
     Subject,
@@ -454,14 +398,14 @@ class PracticeRequest(Record):
         str,
         Strict(),
         Field(min_length=1, description="a topic id from /api/v1/syllabus (not deleted)"),
-        _explained(f"topic_id must be a topic id from {SYLLABUS_PATH}"),
+        explained(f"topic_id must be a topic id from {SYLLABUS_PATH}"),
     ]
     question_count: Annotated[
         int,
         Strict(),  # not "5", not true
         Field(ge=1, le=MAX_PRACTICE_QUESTIONS),
-        BeforeValidator(_whole),
-        _explained(
+        BeforeValidator(whole),
+        explained(
             f"question_count must be a whole number from 1 to {MAX_PRACTICE_QUESTIONS}, got {{got}}"
         ),
     ]
@@ -595,5 +539,9 @@ COMPONENTS: tuple[type[Record], ...] = (
     ExamRequest,
     JobAcknowledgement,
     Job,
+    AttemptsRequest,
+    AttemptReceipt,
+    ReportRequest,
+    ReportReceipt,
     Error,
 )

@@ -59,6 +59,8 @@ CACHE_POLICIES: Mapping[str, str] = {
     f"{P}/practice/generate": NO_STORE,
     f"{P}/exams/generate": NO_STORE,
     f"{P}/jobs/{{job_id}}": NO_STORE,
+    f"{P}/attempts": NO_STORE,
+    f"{P}/questions/{{question_id}}/reports": NO_STORE,
 }
 
 
@@ -168,6 +170,11 @@ def _dynamic_errors(*statuses: str) -> Schema:
         "401": _error("missing or unknown API key"),
         "404": _error("no such job"),
         "404-topic": _error(f"no such topic: topic ids are listed at {P}/syllabus"),
+        "404-question": _error("no question with this id"),
+        "409-batch": _error(
+            "batch_id_reused: this batch id was kept with other rows; post new rows under a new "
+            "batch id"
+        ),
         "413": _error("the body is larger than the worker accepts"),
         "409": _error(
             "insufficient_pool: neither the pool nor the generators can make the set; `details` "
@@ -212,6 +219,35 @@ def _generate(
             },
         }
     }
+
+
+def _feedback(
+    path: str,
+    operation_id: str,
+    summary: str,
+    request: str,
+    receipt: str,
+    parameters: list[Schema],
+    *statuses: str,
+) -> tuple[str, Schema]:
+    """A student's post: a validated body in, a receipt out (kept, not processed yet)."""
+    operation: Schema = {
+        "operationId": operation_id,
+        "summary": summary,
+        "tags": ["dynamic"],
+        "security": [{"bearerAuth": []}],
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": _ref(request)}},
+        },
+        "responses": {
+            "202": _json(receipt, "kept for the nightly", _cache_header(path)),
+            **_dynamic_errors("401", *statuses, "413", "415", "422", "429"),
+        },
+    }
+    if parameters:
+        operation["parameters"] = parameters
+    return path, {"post": operation}
 
 
 def _image() -> tuple[str, Schema]:
@@ -301,6 +337,24 @@ def api_paths() -> dict[str, Schema]:
                 "Request a full exam (about 2 to 3 minutes)",
                 "ExamRequest",
             ),
+            _feedback(
+                f"{P}/attempts",
+                "postAttempts",
+                "Log up to 500 answers; rows that fail a check are refused, the rest kept",
+                "AttemptsRequest",
+                "AttemptReceipt",
+                [],
+                "409-batch",
+            ),
+            _feedback(
+                f"{P}/questions/{{question_id}}/reports",
+                "reportQuestion",
+                "Report a question as wrong (re-verified by the nightly)",
+                "ReportRequest",
+                "ReportReceipt",
+                [question_id],
+                "404-question",
+            ),
             (
                 f"{P}/jobs/{{job_id}}",
                 {
@@ -330,8 +384,9 @@ def openapi_document() -> dict[str, Any]:
             "version": API_VERSION,
             "description": (
                 "Static, public, CDN-cached JSON (papers, questions, syllabus, lists) and a "
-                "small worker for the dynamic calls (practice, custom exams, job polling), "
-                "which take an API key. Every path carries the /api/v1 prefix."
+                "small worker for the dynamic calls (practice, custom exams, job polling, "
+                "answer logs and error reports), which take an API key. Every path carries the "
+                "/api/v1 prefix."
             ),
         },
         "jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",

@@ -1,13 +1,13 @@
 """Schemathesis against the worker, in process, from the API's own OpenAPI document.
 
-Each dynamic operation gets schema-valid (positive) and schema-breaking (negative) requests with
-a valid key, and so do the static tree's GETs, which the worker serves as a CDN would. Every
-answer must be below 500, have a documented status, content type and headers, and match its
-documented body (the one error body on every 4xx); valid data must not be refused, invalid
-data must be, and the key must be enforced. Real engines: a small verified pool in the local
-object store and the offline drafter and solver (requests the pool cannot serve generate in the
-background), rate limits generous enough that the fuzzing is not throttled into 429s, and the
-default daily generation quota.
+Each dynamic operation (generation, polling, answer logs, error reports) gets schema-valid
+(positive) and schema-breaking (negative) requests with a valid key, and so do the static tree's
+GETs, which the worker serves as a CDN would. Every answer must be below 500, have a documented
+status, content type and headers, and match its documented body (the one error body on every 4xx);
+valid data must not be refused, invalid data must be, and the key must be enforced. Real engines: a
+small verified pool in the local object store and the offline drafter and solver (requests the pool
+cannot serve generate in the background), rate limits generous enough that the fuzzing is not
+throttled into 429s, and the default daily generation quota.
 """
 
 from __future__ import annotations
@@ -57,6 +57,10 @@ SETUP_AUTH = {"Authorization": f"Bearer {KEYS[1]}"}  # the fixture's and the rep
 PRACTICE = ("/api/v1/practice/generate", "POST")
 EXAM = ("/api/v1/exams/generate", "POST")
 JOB = ("/api/v1/jobs/{job_id}", "GET")
+ATTEMPTS = ("/api/v1/attempts", "POST")
+REPORT = ("/api/v1/questions/{question_id}/reports", "POST")
+LEARNERS = ("3f2a9c1e-7b4d-4e8a-9c2f-1a2b3c4d5e6f", "0123456789abcdef0123456789abcdef")
+EXAM_IDS = ("daily-2026-11-26", "exam-fuzzFuzz01", "practice-fuzzFuzz01")
 # Below 500; documented status, content type, headers and body (the one error body on every
 # 4xx); valid data not refused with a 4xx other than 401/403/404/409/429 (the check's default);
 # invalid data refused; the key enforced (a 2xx is re-sent without it, then with a wrong one).
@@ -115,6 +119,8 @@ def worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Worker]:
         wrong_key_limit_per_minute=1_000_000,
         wrong_key_limit_burst=1_000_000,
         worker_queue_limit=1_000,  # the daily quota, not the queue, bounds what the fuzz generates
+        feedback_rate_limit_per_minute=1_000_000,
+        feedback_rate_limit_burst=1_000_000,
     )
     services = build_services(config)
     # Enough Physics for a one-subject exam straight from the pool, a little of everything else.
@@ -269,6 +275,59 @@ def test_job_polling(worker: Worker, mode: GenerationMode) -> None:
     fuzz()
     if mode.is_positive:
         assert 200 in worker.statuses, worker.statuses
+
+
+def real_rows(rows: Any, data: st.DataObject, worker: Worker) -> None:
+    """Make some of a schema-valid batch's rows pass the per-row checks too (a real question,
+    exam id shape, learner id, key and time), so that answers are kept, not only refused."""
+    for answer in rows if isinstance(rows, list) else []:
+        if isinstance(answer, dict) and data.draw(st.booleans()):
+            answer["question_id"] = data.draw(st.sampled_from(worker.known["question_id"]))
+            answer["exam_id"] = data.draw(st.sampled_from(EXAM_IDS))
+            answer["learner_id"] = data.draw(st.sampled_from(LEARNERS))
+            answer["chosen_key"] = data.draw(st.sampled_from(["A", "b", "C", "d", None]))
+            answer["seconds"] = data.draw(st.floats(0, 10_800))
+
+
+@pytest.mark.parametrize("mode", MODES, ids=str)
+def test_attempt_logs(worker: Worker, mode: GenerationMode) -> None:
+    worker.statuses.clear()
+    accepted: list[int] = []
+
+    @FUZZ
+    @given(case=strategy(worker, ATTEMPTS, mode), data=st.data())
+    def fuzz(case: Case, data: st.DataObject) -> None:
+        if mode.is_positive and isinstance(case.body, dict):
+            real_rows(case.body.get("answers"), data, worker)
+        response = case.call_and_validate(headers=AUTH, checks=CHECKS)
+        assert response.status_code < 500, response.text
+        worker.statuses.append(response.status_code)
+        if response.status_code == 202:
+            accepted.append(response.json()["accepted"])
+
+    fuzz()
+    if mode.is_positive:
+        assert 202 in worker.statuses, worker.statuses
+        assert any(accepted), "no batch had a row kept"
+
+
+@pytest.mark.parametrize("mode", MODES, ids=str)
+def test_error_reports(worker: Worker, mode: GenerationMode) -> None:
+    worker.statuses.clear()
+
+    @FUZZ
+    @given(
+        case=strategy(worker, REPORT, mode),
+        known=st.one_of(st.none(), st.sampled_from(worker.known["question_id"])),
+    )
+    def fuzz(case: Case, known: str | None) -> None:
+        if mode.is_positive and known is not None:  # a real question half the time
+            case.path_parameters["question_id"] = known
+        validate(case, worker)
+
+    fuzz()
+    if mode.is_positive:
+        assert 202 in worker.statuses, worker.statuses
 
 
 @pytest.mark.parametrize(("operation", "mode"), STATIC)

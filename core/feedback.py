@@ -5,6 +5,7 @@ pseudonymous id the client makes (a UUID or a hex digest)."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from enum import StrEnum
 
 from pydantic import Field
@@ -19,9 +20,20 @@ MAX_BATCH_ANSWERS = 500
 MAX_ANSWER_SECONDS = 3 * 60 * 60  # a whole NEET paper: no single answer takes longer
 MAX_REPORT_CHARS = 500
 # A UUID or a hex digest of 16–64 characters, with at least one letter a–f: an email (`@`), a
-# name (letters beyond f) or a phone number (digits only) does not fit.
-LEARNER_ID_PATTERN = r"^(?=[0-9a-fA-F-]*[a-fA-F])[0-9a-fA-F-]{16,64}$"
-BATCH_ID_PATTERN = r"^[A-Za-z0-9_-]{8,64}$"
+# name (letters beyond f) or a phone number (digits only) does not fit. The pattern has no
+# look-ahead (JSON Schema tools and pydantic's engine take it as it is); the length is apart.
+LEARNER_ID_PATTERN = r"^[0-9-]*[a-fA-F][0-9a-fA-F-]*$"
+LEARNER_ID_LENGTH = (16, 64)
+# Starts with a letter or digit, as every part of an object-store key must (a batch is kept
+# under its id).
+BATCH_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_-]{7,63}$"
+_PSEUDONYM = re.compile(LEARNER_ID_PATTERN)
+
+
+def is_pseudonym(learner_id: str) -> bool:
+    """Whether a learner id is the pseudonym the API asks for (LEARNER_ID_PATTERN, its length)."""
+    low, high = LEARNER_ID_LENGTH
+    return low <= len(learner_id) <= high and _PSEUDONYM.fullmatch(learner_id) is not None
 
 
 class ReportReason(StrEnum):

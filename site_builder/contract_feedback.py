@@ -14,6 +14,9 @@ from pydantic import BeforeValidator, Field, Strict, ValidatorFunctionWrapHandle
 from pydantic_core import PydanticCustomError
 
 from core.feedback import (
+    BATCH_ID_PATTERN,
+    LEARNER_ID_LENGTH,
+    LEARNER_ID_PATTERN,
     MAX_ANSWER_SECONDS,
     MAX_BATCH_ANSWERS,
     MAX_REPORT_CHARS,
@@ -25,17 +28,10 @@ from pipeline.serve.feedback import learner_id_problem
 from site_builder.contract_fields import AnyCase, explained
 from site_builder.documents import QUESTION_ID_PATTERN
 
-# LEARNER_ID_PATTERN without its look-ahead, which neither pydantic's regex engine nor every
-# JSON Schema tool takes; the length is min/maxLength (tests/test_feedback_api.py checks that
-# the two agree).
-LEARNER_ID_SCHEMA_PATTERN = r"^[0-9-]*[a-fA-F][0-9a-fA-F-]*$"
 LEARNER_ID_DESCRIPTION = (
     "a pseudonymous id the client makes: a UUID or a hex digest (16 to 64 characters, at least "
     "one letter a-f); never a name, email or phone number"
 )
-# BATCH_ID_PATTERN starting with a letter or digit, as every part of an object-store key must
-# (a batch is kept under its id): "--------" fits the record's pattern but names no object.
-BATCH_ID_SCHEMA_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_-]{7,63}$"
 PER_ROW = "; checked per row: a row that fails is refused in the receipt, the rest are kept"
 REFUSAL_NAMES = (
     "unknown_question",
@@ -104,7 +100,7 @@ class AttemptsRequest(Record):
         str,
         Strict(),
         Field(
-            pattern=BATCH_ID_SCHEMA_PATTERN,
+            pattern=BATCH_ID_PATTERN,
             description="the client's id of this batch, per API key",
         ),
         explained(
@@ -131,7 +127,7 @@ class RefusedAnswer(Record):
 class AttemptReceipt(Record):
     """What was kept of a batch: how many answers, and each refused row with its reasons."""
 
-    batch_id: str = Field(pattern=BATCH_ID_SCHEMA_PATTERN)
+    batch_id: str = Field(pattern=BATCH_ID_PATTERN)
     accepted: int = Field(ge=0)
     refused: list[RefusedAnswer]
     replayed: bool = Field(description="true: this batch was kept before; nothing new was kept")
@@ -155,9 +151,9 @@ class ReportRequest(Record):
         str,
         Strict(),
         Field(
-            pattern=LEARNER_ID_SCHEMA_PATTERN,
-            min_length=16,
-            max_length=64,
+            pattern=LEARNER_ID_PATTERN,
+            min_length=LEARNER_ID_LENGTH[0],
+            max_length=LEARNER_ID_LENGTH[1],
             description=LEARNER_ID_DESCRIPTION,
         ),
         WrapValidator(_pseudonymous),

@@ -8,7 +8,6 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,6 @@ from api_stub.app import create_app
 from api_stub.limits import key_id
 from core.feedback import (
     BATCH_ID_PATTERN,
-    LEARNER_ID_PATTERN,
     MAX_ANSWER_SECONDS,
     AnswerBatch,
     ErrorReport,
@@ -38,7 +36,6 @@ from core.settings import Settings
 from core.storage import ObjectStore, validate_key
 from pipeline.compose import build_services
 from pipeline.serve.feedback import sanitised_text
-from site_builder.contract_feedback import BATCH_ID_SCHEMA_PATTERN, LEARNER_ID_SCHEMA_PATTERN
 from site_builder.documents import (
     WithdrawalRow,
     json_bytes,
@@ -585,17 +582,7 @@ def test_report_text_is_sanitised(text: str, kept_as: str) -> None:
     assert sanitised_text(text) == kept_as
 
 
-@settings(max_examples=300, deadline=None, derandomize=True)
-@given(st.text(alphabet="0123456789abcdefABCDEFgz@-+ ", max_size=70))
-def test_the_schemas_learner_id_pattern_is_the_records(value: str) -> None:
-    """The schema's look-ahead-free pattern with its lengths takes what LEARNER_ID_PATTERN
-    takes, and nothing else."""
-    schema = 16 <= len(value) <= 64 and re.fullmatch(LEARNER_ID_SCHEMA_PATTERN, value)
-    assert bool(schema) == bool(re.fullmatch(LEARNER_ID_PATTERN, value))
-
-
 @settings(max_examples=200, deadline=None, derandomize=True)
-@given(st.from_regex(BATCH_ID_SCHEMA_PATTERN, fullmatch=True))
-def test_every_batch_id_the_schema_takes_is_a_records_and_a_stores(batch_id: str) -> None:
-    assert re.fullmatch(BATCH_ID_PATTERN, batch_id)
+@given(st.from_regex(BATCH_ID_PATTERN, fullmatch=True))
+def test_every_batch_id_the_schema_takes_names_an_object(batch_id: str) -> None:
     validate_key(answers_key(key_id(KEY), batch_id))

@@ -15,7 +15,6 @@ from typing import Any, Protocol
 import nh3
 
 from core.feedback import (
-    LEARNER_ID_PATTERN,
     MAX_ANSWER_SECONDS,
     MAX_REPORT_CHARS,
     Answer,
@@ -23,12 +22,12 @@ from core.feedback import (
     ErrorReport,
     RefusedRow,
     ReportReason,
+    is_pseudonym,
     report_id,
 )
 from core.records import OPTION_KEYS, OptionKey
 
 PSEUDONYM = "send a pseudonymous id: a UUID or a hex digest of 16 to 64 characters"
-_LEARNER_ID = re.compile(LEARNER_ID_PATTERN)
 _EMAIL = re.compile(r"@")
 _PHONE = re.compile(r"^\+?[0-9 ().-]{7,20}$")
 _HEXISH = re.compile(r"[0-9a-fA-F-]+")
@@ -61,7 +60,7 @@ def _shown(value: object) -> str:
 def learner_id_problem(learner_id: str) -> str | None:
     """Why learner_id is not a pseudonymous id, worded for what it looks like (never echoing
     it: it may be the very name, email or phone it must not be); None if it is one."""
-    if _LEARNER_ID.fullmatch(learner_id):
+    if is_pseudonym(learner_id):
         return None
     if _EMAIL.search(learner_id):
         looks = "learner_id_looks_like_email: looks like an email address"

@@ -3,23 +3,20 @@ answers and error reports): each checked before the warehouse takes it."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from pydantic import ValidationError
 
 from core.feedback import (
-    LEARNER_ID_PATTERN,
     AnswerBatch,
     ErrorReport,
     answers_key,
+    is_pseudonym,
     report_id,
     report_key,
 )
 from core.ids import question_id
 from core.records import OUTBOX_PREFIX, OutboxEntry, Verdict
-
-_PSEUDONYM = re.compile(LEARNER_ID_PATTERN)
 
 
 @dataclass(frozen=True)
@@ -61,7 +58,7 @@ def answer_batch_entry(key: str, raw: bytes) -> AnswerBatch | OutboxProblem:
         return OutboxProblem(key, f"not an answer batch: {exc.error_count()} validation errors")
     if key != answers_key(batch.key_id, batch.batch_id):
         return OutboxProblem(key, "stored under another key than its batch id names")
-    if any(not _PSEUDONYM.fullmatch(a.learner_id) for a in batch.answers):
+    if any(not is_pseudonym(a.learner_id) for a in batch.answers):
         return OutboxProblem(key, "a learner id is not a pseudonym")
     return batch
 
@@ -77,6 +74,6 @@ def report_entry(key: str, raw: bytes) -> ErrorReport | OutboxProblem:
         return OutboxProblem(key, "the id is not the hash of the report")
     if key != report_key(r.report_id):
         return OutboxProblem(key, f"stored under another id than {r.report_id}")
-    if not _PSEUDONYM.fullmatch(r.learner_id):
+    if not is_pseudonym(r.learner_id):
         return OutboxProblem(key, "the learner id is not a pseudonym")
     return r

@@ -79,8 +79,10 @@ FIRST_PACE = {"offline": 0.05, "openai": 20.0}
 # about 150 KB, a practice set's 10-20 KB.
 ANSWER_CACHE_BYTES = 64 * 2**20
 GIL_SWITCH_SECONDS = 0.001
-# How often what survived is frozen out of the cyclic collector (see `_freeze_loop`).
+# How often what survived is frozen out of the cyclic collector, and how often everything is
+# thawed for one full collection (see `_freeze_loop`).
 FREEZE_SECONDS = 2.0
+THAW_SECONDS = 600.0
 
 
 def answer_bytes(document: dict[str, Any]) -> bytes:
@@ -249,10 +251,18 @@ class JobRunner:
         full collection walked them all (70-330 ms, a dozen times a minute at 100 clients,
         collecting almost nothing) and was the whole tail of the mix's latency (bench/worker.py,
         BENCHMARKS.md issue 23). Frozen objects are still freed by reference counting when
-        dropped; only a reference cycle that was already garbage when frozen stays.
+        dropped; a reference cycle that was already garbage when frozen would stay for good, so
+        every THAW_SECONDS everything is thawed for one full collection: one pause in ten
+        minutes instead of a dozen a minute, and a worker that runs for weeks does not grow.
         """
         stop = self._stop
+        since_thaw = 0.0
         while not stop.wait(FREEZE_SECONDS):
+            since_thaw += FREEZE_SECONDS
+            if since_thaw >= THAW_SECONDS:
+                gc.unfreeze()
+                gc.collect()
+                since_thaw = 0.0
             gc.freeze()
 
     def drain(self, timeout: float = 60.0) -> bool:

@@ -105,6 +105,7 @@ SLOW_MODULES = (
 # in step.
 SYSTEM_MODULES = frozenset(
     {
+        "test_feedback_week.py",
         "test_full_disk.py",
         "test_nightly_crash.py",
         "test_nightly_e2e.py",

@@ -9,7 +9,7 @@ import json
 import logging
 from collections import Counter
 
-from core.feedback import ANSWERS_PREFIX, REPORTS_PREFIX, AnswerBatch, ErrorReport
+from core.feedback import ANSWERS_PREFIX, REPORTS_PREFIX, AnswerBatch
 from core.warehouse import open_warehouse
 from core.warehouse_feedback import CALIBRATED_MIN_RESPONSES
 from pipeline.calibrate import calibrate
@@ -19,7 +19,12 @@ from pipeline.feedback_summary import (
     FeedbackSummary,
     calibration_summary,
 )
-from pipeline.serve.outbox import OutboxProblem, answer_batch_entry, report_entry
+from pipeline.serve.outbox import (
+    OutboxProblem,
+    answer_batch_entry,
+    read_outbox,
+    report_entry,
+)
 from pipeline.triage import (
     Decision,
     NoReply,
@@ -37,33 +42,25 @@ log = logging.getLogger("qforge.feedback")
 FIT_METHOD = "2pl-mml-em-v1"
 
 
+def keyed_answer_batch(key: str, raw: bytes) -> tuple[str, AnswerBatch] | OutboxProblem:
+    """The batch under key with its key (what the warehouse records it was taken from)."""
+    got = answer_batch_entry(key, raw)
+    return got if isinstance(got, OutboxProblem) else (key, got)
+
+
 def ingest_feedback_step(services: Services) -> FeedbackSummary:
     """Take the answer batches and error reports the worker stored since the last run."""
     store = services.store
-    refused: list[OutboxProblem] = []
     with open_warehouse(services.settings.warehouse_path) as wh:
         taken = wh.ingested_batch_keys()
-        batches: list[tuple[str, AnswerBatch]] = []
-        for key in store.keys(ANSWERS_PREFIX):
-            if key in taken:
-                continue
-            raw = store.get(key)
-            got = answer_batch_entry(key, raw) if raw is not None else OutboxProblem(key, "gone")
-            if isinstance(got, OutboxProblem):
-                refused.append(got)
-            else:
-                batches.append((key, got))
+        fresh = [k for k in store.keys(ANSWERS_PREFIX) if k not in taken]
+        batches, refused = read_outbox(store, fresh, keyed_answer_batch)
         known = wh.report_ids()
-        reports: list[ErrorReport] = []
-        for key in store.keys(REPORTS_PREFIX):
-            if key.removeprefix(REPORTS_PREFIX) in known:
-                continue
-            raw = store.get(key)
-            found = report_entry(key, raw) if raw is not None else OutboxProblem(key, "gone")
-            if isinstance(found, OutboxProblem):
-                refused.append(found)
-            else:
-                reports.append(found)
+        fresh = [
+            k for k in store.keys(REPORTS_PREFIX) if k.removeprefix(REPORTS_PREFIX) not in known
+        ]
+        reports, refused_reports = read_outbox(store, fresh, report_entry)
+        refused += refused_reports
         with wh.transaction():
             answers = wh.insert_answer_batches(batches)
             stored = wh.insert_reports(reports)

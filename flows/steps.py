@@ -13,7 +13,7 @@ from pathlib import Path
 import polars as pl
 
 from core.pool import UnitCell
-from core.records import OUTBOX_PREFIX, OutboxEntry, Paper
+from core.records import OUTBOX_PREFIX, Paper
 from core.settings import Settings
 from core.warehouse import Warehouse, open_warehouse
 from kb.elements import load_element_data
@@ -56,7 +56,7 @@ from pipeline.fill.rounds import fill_until_assembled
 from pipeline.generate.drafter import Drafter, FigureDrafter, OfflineDrafter, Seeded
 from pipeline.generate.organic.catalogue import structure_templates
 from pipeline.relabel import RELABELLED, Rater, relabellings
-from pipeline.serve.outbox import OutboxProblem, outbox_entry
+from pipeline.serve.outbox import OutboxProblem, outbox_entry, read_outbox
 from pipeline.templates.catalogue import TEMPLATES_BY_ID
 from pipeline.verify.gate import Screen, Solver
 from site_builder.documents import WithdrawalRow, paper_document
@@ -524,12 +524,7 @@ def ingest_outbox_step(services: Services) -> OutboxSummary:
         known = set(wh.question_ids())
         keys = store.keys(OUTBOX_PREFIX)
         fresh = [k for k in keys if k.removeprefix(OUTBOX_PREFIX) not in known]
-        entries: list[OutboxEntry] = []
-        refused: list[OutboxProblem] = []
-        for key in fresh:
-            raw = store.get(key)
-            got = outbox_entry(key, raw) if raw is not None else OutboxProblem(key, "vanished")
-            (refused if isinstance(got, OutboxProblem) else entries).append(got)  # type: ignore[arg-type]
+        entries, refused = read_outbox(store, fresh, outbox_entry)
         with wh.transaction():
             wh.insert_questions([e.question for e in entries])
             wh.insert_attempts([a for e in entries for a in e.attempts])

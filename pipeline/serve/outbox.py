@@ -3,7 +3,9 @@ answers and error reports): each checked before the warehouse takes it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from pydantic import ValidationError
 
@@ -17,6 +19,9 @@ from core.feedback import (
 )
 from core.ids import question_id
 from core.records import OUTBOX_PREFIX, OutboxEntry, Verdict
+from core.storage import ObjectStore
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -77,3 +82,20 @@ def report_entry(key: str, raw: bytes) -> ErrorReport | OutboxProblem:
     if not is_pseudonym(r.learner_id):
         return OutboxProblem(key, "the learner id is not a pseudonym")
     return r
+
+
+def read_outbox(
+    store: ObjectStore, keys: Iterable[str], entry: Callable[[str, bytes], T | OutboxProblem]
+) -> tuple[list[T], list[OutboxProblem]]:
+    """The entries stored under keys, each read and checked by `entry`, and the refused ones
+    with their reasons (a key gone between listing and reading among them)."""
+    taken: list[T] = []
+    refused: list[OutboxProblem] = []
+    for key in keys:
+        raw = store.get(key)
+        got = entry(key, raw) if raw is not None else OutboxProblem(key, "vanished")
+        if isinstance(got, OutboxProblem):
+            refused.append(got)
+        else:
+            taken.append(got)
+    return taken, refused

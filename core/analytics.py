@@ -17,7 +17,7 @@ from typing import Any
 
 import duckdb
 
-from core.warehouse_feedback import CALIBRATED_SQL
+from core.warehouse_feedback import CALIBRATED_SQL, LATEST_RUN_SQL
 
 SCHEMA = "analytics"
 KEEP_SNAPSHOTS = 2
@@ -96,8 +96,7 @@ VIEWS: dict[str, str] = {
     # (core.warehouse_feedback.CALIBRATED_SQL) for paper assembly.
     "item_stats": f"""
         SELECT s.*, c.fitted_at,
-               s.run_id = (SELECT run_id FROM main.calibration_runs
-                           ORDER BY fitted_at DESC LIMIT 1) AS latest,
+               s.run_id = {LATEST_RUN_SQL} AS latest,
                q.subject, q.unit_id, q.topic_id, q.format, q.template_id,
                q.difficulty AS label
         FROM (SELECT *, {CALIBRATED_SQL} AS calibrated FROM main.item_stats) s

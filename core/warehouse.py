@@ -19,7 +19,12 @@ from core.pool import POOL_SCHEMA, STEPS_IN_REASON_SQL, near_duplicate_group, qu
 from core.records import Attempt, Paper, Provenance, Question
 from core.schema import MIGRATIONS, REFILL_VERSIONS, SCHEMA_VERSION
 from core.shapes import question_file_bytes
-from core.warehouse_feedback import CALIBRATED_SQL, FeedbackTables, insert_arrow_rows
+from core.warehouse_feedback import (
+    CALIBRATED_SQL,
+    LATEST_RUN_SQL,
+    FeedbackTables,
+    insert_arrow_rows,
+)
 
 
 class ImmutableRecordError(RuntimeError):
@@ -323,9 +328,7 @@ class Warehouse(FeedbackTables):
             ),
             calibrated AS (
                 SELECT question_id, band FROM item_stats
-                WHERE run_id = (
-                    SELECT run_id FROM calibration_runs ORDER BY fitted_at DESC LIMIT 1
-                ) AND {CALIBRATED_SQL} AND band IS NOT NULL
+                WHERE run_id = {LATEST_RUN_SQL} AND {CALIBRATED_SQL} AND band IS NOT NULL
             )
             SELECT q.question_id, q.subject, q.unit_id, q.topic_id,
                    coalesce(c.band, q.difficulty) AS difficulty, q.format,

@@ -22,6 +22,8 @@ CALIBRATED_MIN_RESPONSES = 200
 # responses, and a key abler learners choose more (a negative discrimination means a faulty
 # key, whose fitted difficulty says nothing about the question students meant to answer).
 CALIBRATED_SQL = f"(responses >= {CALIBRATED_MIN_RESPONSES} AND point_biserial >= 0)"
+# The run whose statistics stand: the newest (pool assembly, the analysts' view, triage).
+LATEST_RUN_SQL = "(SELECT run_id FROM main.calibration_runs ORDER BY fitted_at DESC LIMIT 1)"
 
 
 def insert_arrow_rows(
@@ -197,9 +199,7 @@ class FeedbackTables:
         return dict(zip(names, result.fetchall()[0], strict=True))
 
     def latest_calibration_run(self) -> str | None:
-        rows = self.con.execute(
-            "SELECT run_id FROM calibration_runs ORDER BY fitted_at DESC LIMIT 1"
-        ).fetchall()
+        rows = self.con.execute(f"SELECT {LATEST_RUN_SQL}").fetchall()
         return rows[0][0] if rows else None
 
     def item_stats(self, run_id: str) -> pl.DataFrame:
@@ -229,6 +229,23 @@ class FeedbackTables:
             [[{**r, "decided_at": now}[c] for c in columns] for r in rows],
             "ON CONFLICT DO NOTHING",
         )
+
+    def review_queue(self) -> pl.DataFrame:
+        """Questions whose latest triage left them for a person and that are not withdrawn,
+        newest first: question_id, decided_at, reports, why."""
+        return self.con.sql(
+            """
+            SELECT question_id, decided_at, reports, why FROM (
+                SELECT *, row_number() OVER (
+                    PARTITION BY question_id ORDER BY decided_at DESC, triage_id
+                ) AS n
+                FROM triage
+            )
+            WHERE n = 1 AND decision = 'review'
+              AND question_id NOT IN (SELECT question_id FROM withdrawals)
+            ORDER BY decided_at DESC, question_id
+            """
+        ).pl()
 
     def triage(self) -> pl.DataFrame:
         """Every triage decision, newest first."""

@@ -10,6 +10,7 @@ import logging
 from collections import Counter
 
 from core.feedback import ANSWERS_PREFIX, REPORTS_PREFIX, AnswerBatch
+from core.settings import Settings
 from core.warehouse import open_warehouse
 from core.warehouse_feedback import CALIBRATED_MIN_RESPONSES
 from pipeline.calibrate import calibrate
@@ -105,6 +106,12 @@ def calibrate_step(services: Services) -> CalibrationSummary | None:
     return calibration_summary(run, stats, new_run)
 
 
+def review_queue(settings: Settings) -> list[dict[str, object]]:
+    """The questions waiting for a person (core.warehouse_feedback.review_queue), for reports."""
+    with open_warehouse(settings.warehouse_path) as wh:
+        return wh.review_queue().to_dicts()
+
+
 def triage_solvers(services: Services) -> tuple[Solver, ...]:
     """The offline solver, and the model solver when one is configured."""
     offline = offline_engine(services)[1]
@@ -113,7 +120,8 @@ def triage_solvers(services: Services) -> tuple[Solver, ...]:
 
 def triage_step(services: Services) -> tuple[Triage, ...]:
     """Decide on every reported or statistically flagged question not withdrawn, once per new
-    evidence: fresh solves, then withdraw, queue for review, or confirm. One transaction."""
+    evidence: fresh solves, then withdraw, queue for review, or confirm. Each decision is
+    committed as it is made, so a retry or a killed run never pays for a solve again."""
     solvers = triage_solvers(services)
     with open_warehouse(services.settings.warehouse_path) as wh:
         withdrawn = {i for i, _, _ in wh.withdrawals()}
@@ -146,11 +154,10 @@ def triage_step(services: Services) -> tuple[Triage, ...]:
             except NoReply as exc:  # nothing recorded: tomorrow's run asks again
                 log.warning("triage: %s waits: %s", q, exc)
                 continue
-            decisions.append(triaged(question, reported.get(q, []), flags.get(q, ()), solves))
-        rows = [
-            {
-                "triage_id": todo[t.question_id],
-                "question_id": t.question_id,
+            t = triaged(question, reported.get(q, []), flags.get(q, ()), solves)
+            row = {
+                "triage_id": todo[q],
+                "question_id": q,
                 "decision": t.decision.value,
                 "reports": t.reports,
                 "run_id": run_id,
@@ -158,13 +165,11 @@ def triage_step(services: Services) -> tuple[Triage, ...]:
                 "solves": json.dumps([dataclasses.asdict(s) for s in t.solves]),
                 "why": t.why,
             }
-            for t in decisions
-        ]
-        with wh.transaction():
-            wh.insert_triage(rows)
-            for t in decisions:
+            with wh.transaction():  # the decision and its withdrawal together
+                wh.insert_triage([row])
                 if t.decision is Decision.WITHDRAWN:
-                    wh.withdraw(t.question_id, f"triage: {t.why}")
+                    wh.withdraw(q, f"triage: {t.why}")
+            decisions.append(t)
     counts = Counter(t.decision.value for t in decisions)
     log.info(
         "triage: %s", ", ".join(f"{n} {d}" for d, n in sorted(counts.items())) or "nothing new"

@@ -181,6 +181,7 @@ def _run_nightly(
             feedback=feedback,
             calibration=calibration,
             triage=triage,
+            review_queue=feedback_steps.review_queue(settings),
         )
 
     ingested = timed("ingest_kb", ingest_kb_task, settings, [settings.bundled_kb_dir])

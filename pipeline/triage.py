@@ -21,6 +21,7 @@ from core.ids import digest
 from core.records import OPTION_KEYS, Draft, Option, OptionKey, Question
 from pipeline.verify.gate import (
     MIN_CONFIDENCE,
+    SOLVER_DISAGREED,
     Solver,
     rejection_reason,
     solver_view,
@@ -95,17 +96,18 @@ class Agreement:
 def agreement(reports: Sequence[Mapping[str, Any]]) -> Agreement | None:
     """The reason the most distinct learners give (rows: learner_id, reason, option)."""
     by_reason: dict[ReportReason, set[str]] = {}
-    options: dict[ReportReason, Counter[str]] = {}
+    named: dict[ReportReason, set[tuple[str, str]]] = {}
     for r in reports:
         reason = ReportReason(r["reason"])
         by_reason.setdefault(reason, set()).add(r["learner_id"])
-        if r.get("option"):
-            options.setdefault(reason, Counter())[r["option"]] += 1
+        if r.get("option"):  # a learner names an option once, however many reports they send
+            named.setdefault(reason, set()).add((r["learner_id"], r["option"]))
     if not by_reason:
         return None
     reason = max(by_reason, key=lambda x: (len(by_reason[x]), x in KEY_FAULTS, x.value))
-    named = options.get(reason)
-    return Agreement(reason, named.most_common(1)[0][0] if named else None, len(by_reason[reason]))
+    options = Counter(option for _, option in sorted(named.get(reason, ())))
+    top = options.most_common(1)[0][0] if options else None
+    return Agreement(reason, top, len(by_reason[reason]))
 
 
 def supports(agreed: Agreement, flags: Sequence[Flag]) -> bool:
@@ -189,8 +191,9 @@ def triaged(
 ) -> Triage:
     """The decision on one question from its reports, flags and fresh solves.
 
-    Withdrawn when the gate would refuse a fresh solve (another option, an abstention, too
-    little confidence), or when at least
+    Withdrawn when a fresh solve picks another option than the key, or the solver that vouched
+    for the question now refuses it (an abstention such as "2 options within tolerance"), or
+    when at least
     AGREEING_LEARNERS distinct learners report the same key fault and the statistics support
     them; confirmed when every solve agrees and nothing else is against it; else review.
     """
@@ -202,8 +205,10 @@ def triaged(
             question.question_id, decision, why, tuple(flags), tuple(solves), agreed, len(reports)
         )
 
-    for s in solves:  # the gate would refuse it now: re-verification disagrees
-        if s.refusal is not None:
+    for s in solves:  # re-verification disagrees
+        # Another solver's abstention is no evidence: the offline solver cannot answer a
+        # model-drafted question it never saw the like of, and that is not a fault of it.
+        if s.refusal == SOLVER_DISAGREED or (s.refusal and s.solver == question.verdict.solver):
             chose = f"chose {s.choice}, key {key}" if s.choice else s.note or "no choice"
             return result(Decision.WITHDRAWN, f"fresh solve by {s.solver}: {s.refusal} ({chose})")
     if agreed is not None and agreed.learners >= AGREEING_LEARNERS and supports(agreed, flags):
@@ -217,7 +222,10 @@ def triaged(
         against.append(f"{agreed.learners} learner(s) report {agreed.reason.value}")
     person = any(ReportReason(r["reason"]) not in KEY_FAULTS for r in reports)
     many = agreed is not None and agreed.learners >= AGREEING_LEARNERS
-    if flags or person or many:
+    unconfirmed = not any(s.refusal is None for s in solves)
+    if unconfirmed:
+        against.append("no fresh solve could confirm it")
+    if flags or person or many or unconfirmed:
         return result(Decision.REVIEW, "; ".join(against))
     return result(Decision.CONFIRMED, "fresh solves agree; " + "; ".join(against or ["no flag"]))
 

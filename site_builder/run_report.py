@@ -34,6 +34,9 @@ class RunReport:
     feedback: FeedbackSummary | None = None
     calibration: CalibrationSummary | None = None
     triage: Sequence[Triage] = ()
+    # Every question waiting for a person (its latest triage), not only tonight's: rows of
+    # question_id, decided_at, reports, why, newest first.
+    review_queue: Sequence[Mapping[str, object]] = ()
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
@@ -193,12 +196,30 @@ def feedback_markdown(report: RunReport) -> list[str]:
         f"queued for review, {len(decided[Decision.CONFIRMED])} confirmed by fresh solves.",
         "",
     ]
-    for decision, title in ((Decision.WITHDRAWN, "Withdrawn"), (Decision.REVIEW, "For review")):
-        if decided[decision]:
-            out += [f"{title}:", ""]
-            out += _table(
-                ("question", "reports", "why"),
-                [(t.question_id, t.reports, t.why) for t in decided[decision]],
-            )
-            out.append("")
+    if decided[Decision.WITHDRAWN]:
+        out += ["Withdrawn tonight:", ""]
+        out += _table(
+            ("question", "reports", "why"),
+            [(t.question_id, t.reports, t.why) for t in decided[Decision.WITHDRAWN]],
+        )
+        out.append("")
+    queue = report.review_queue
+    if queue:
+        tonight = {t.question_id for t in decided[Decision.REVIEW]}
+        out += [f"For review: {len(queue)} questions wait for a person (newest first).", ""]
+        out += _table(
+            ("question", "since", "reports", "why"),
+            [
+                (
+                    str(r["question_id"]) + (" (new)" if r["question_id"] in tonight else ""),
+                    str(r["decided_at"])[:10],
+                    r["reports"],
+                    r["why"],
+                )
+                for r in queue[:LISTED]
+            ],
+        )
+        if len(queue) > LISTED:
+            out.append(f"\n…and {len(queue) - LISTED} more (docs/warehouse.md, the review queue).")
+        out.append("")
     return out

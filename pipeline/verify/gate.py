@@ -123,12 +123,16 @@ def screened_out(draft: Draft, reason: str) -> Attempt:
     return judged(draft, answer)[0].model_copy(update={"rejection_reason": reason})
 
 
+# The rejection of a solve that picked another option than the key (triage withdraws on it).
+SOLVER_DISAGREED = "solver_disagreed"
+
+
 def rejection_reason(draft: Draft, answer: SolverAnswer, min_confidence: float) -> str | None:
     """Why the gate refuses the draft (a named reason), or None when generator and solver agree."""
     if answer.choice is None:
         return "solver_abstained"
     if answer.choice != draft.content.correct_key:
-        return "solver_disagreed"
+        return SOLVER_DISAGREED
     if answer.confidence < min_confidence:
         return "solver_low_confidence"
     return None

@@ -25,7 +25,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from api_stub.known import KnownQuestions
+from api_stub.known import IssuedExams, KnownQuestions
 from api_stub.limits import (
     DailyQuota,
     LimitExceeded,
@@ -44,10 +44,7 @@ from pipeline.serve.jobs import Job, acknowledgement
 from pipeline.serve.requests import InsufficientPool, InvalidRequest, UnknownTopic
 from site_builder.documents import (
     API_PREFIX,
-    DAILY_EXAM_ID_PATTERN,
-    EXAM_ID_PATTERN,
     JOB_ID_PATTERN,
-    PRACTICE_ID_PATTERN,
 )
 from site_builder.headers import ENCODING_SUFFIXES, cache_control, content_type, encoded_base
 
@@ -68,8 +65,6 @@ POST_ONLY = (
     f"/{API_PREFIX}/attempts",
     f"/{API_PREFIX}/questions/{{question_id}}/reports",
 )
-# What an answer row's exam_id may be: a daily paper, a custom exam or a practice set.
-EXAM_ID_PATTERNS = (DAILY_EXAM_ID_PATTERN, EXAM_ID_PATTERN, PRACTICE_ID_PATTERN)
 
 
 class ApiError(Exception):
@@ -158,6 +153,7 @@ def create_app(
     quotas = daily_quotas(settings, store)
     quota = quotas["generated"]
     known = KnownQuestions(store, settings.snapshot_refresh_seconds, monotonic)
+    issued = IssuedExams(store)
     held: dict[str, JobRunner] = {"runner": runner} if runner is not None else {}
     building = threading.Lock()
 
@@ -323,7 +319,7 @@ def create_app(
             posted = attempts_request(body)
         except InvalidRequest as exc:
             raise ApiError(422, str(exc), [p.detail() for p in exc.problems]) from exc
-        batch = checked_batch(posted.batch_id, key, posted.answers, known, EXAM_ID_PATTERNS, now())
+        batch = checked_batch(posted.batch_id, key, posted.answers, known, issued, now())
         where = answers_key(key, batch.batch_id)
         kept = store.get(where)
         if kept is None and batch.answers:

@@ -16,11 +16,21 @@ import polars as pl
 
 from core.records import outbox_key
 from core.storage import ObjectStore
-from site_builder.documents import QUESTION_ID_PATTERN
+from site_builder.documents import (
+    DAILY_EXAM_ID_PATTERN,
+    EXAM_ID_PATTERN,
+    PRACTICE_ID_PATTERN,
+    QUESTION_ID_PATTERN,
+    exam_key,
+    practice_key,
+)
 from site_builder.export import EXPORT_MANIFEST_KEY, exported_question_ids
 from site_builder.snapshot import POOL_SNAPSHOT_KEY
 
 _QUESTION_ID = re.compile(QUESTION_ID_PATTERN)
+_DAILY = re.compile(DAILY_EXAM_ID_PATTERN)
+_EXAM = re.compile(EXAM_ID_PATTERN)
+_PRACTICE = re.compile(PRACTICE_ID_PATTERN)
 
 
 class KnownQuestions:
@@ -77,3 +87,22 @@ class KnownQuestions:
         if not _QUESTION_ID.fullmatch(question_id):
             return False
         return question_id in self.ids() or self.store.exists(outbox_key(question_id))
+
+
+class IssuedExams:
+    """Whether an answer's exam id names a paper this bank made: a daily paper's id (a date, so
+    its shape says enough), or a custom exam or practice set whose static copy exists. Ids seen
+    to exist are remembered (they never go away); one store look-up for any other."""
+
+    def __init__(self, store: ObjectStore) -> None:
+        self.store = store
+        self._seen: set[str] = set()
+
+    def __call__(self, exam_id: str) -> bool:
+        if _DAILY.fullmatch(exam_id) or exam_id in self._seen:
+            return True
+        for pattern, key in ((_EXAM, exam_key), (_PRACTICE, practice_key)):
+            if pattern.fullmatch(exam_id) and self.store.exists(key(exam_id)):
+                self._seen.add(exam_id)
+                return True
+        return False

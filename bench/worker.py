@@ -336,7 +336,7 @@ def answer_rows(load: Load, rng: random.Random) -> list[dict]:
     rows = [
         {
             "question_id": rng.choice(load.question_ids),
-            "exam_id": "practice-bench0001",
+            "exam_id": "daily-2026-11-27",
             "learner_id": LEARNER,
             "chosen_key": rng.choice(["A", "B", "C", "D", None]),
             "seconds": round(rng.uniform(5, 300), 1),

@@ -35,7 +35,7 @@ LEARNER_ID_DESCRIPTION = (
 PER_ROW = "; checked per row: a row that fails is refused in the receipt, the rest are kept"
 REFUSAL_NAMES = (
     "unknown_question",
-    "unknown_exam_id_shape",
+    "unknown_exam_id",
     "learner_id_looks_like_email",
     "learner_id_looks_like_phone",
     "learner_id_looks_like_name",

@@ -38,7 +38,9 @@ from pipeline.compose import build_services
 from pipeline.serve.feedback import sanitised_text
 from site_builder.documents import (
     WithdrawalRow,
+    exam_key,
     json_bytes,
+    practice_key,
     withdrawn_questions_document,
     withdrawn_questions_key,
 )
@@ -95,6 +97,8 @@ def stock(store: ObjectStore, questions: list[Question]) -> Bank:
     store.put(POOL_SNAPSHOT_KEY, parquet_bytes(rows))
     withdrawal = WithdrawalRow(question_id=bank.withdrawn, reason="wrong key", withdrawn_at=START)
     store.put(withdrawn_questions_key(), json_bytes(withdrawn_questions_document([withdrawal])))
+    for made in (practice_key("practice-abcdefgh12"), exam_key("exam-Zx_9-abcdefg")):
+        store.put(made, b"{}")  # a practice set and a custom exam the bank made
     entry = OutboxEntry(question=questions[6])  # as the worker's job writes it
     store.put_immutable(outbox_key(bank.outbox), entry.model_dump_json().encode())
     return bank
@@ -178,8 +182,10 @@ def kept(store: ObjectStore, batch_id: str = "batch-0001") -> AnswerBatch | None
     [
         ({"question_id": "q-00000000000000000000"}, "unknown_question", "q-00000000000000000000"),
         ({"question_id": "../../etc/passwd"}, "unknown_question", "not a question"),
-        ({"exam_id": "paper-7"}, "unknown_exam_id_shape", "'paper-7'"),
-        ({"exam_id": "daily-2026-11-26\n"}, "unknown_exam_id_shape", "daily-YYYY-MM-DD"),
+        ({"exam_id": "paper-7"}, "unknown_exam_id", "'paper-7'"),
+        ({"exam_id": "daily-2026-11-26\n"}, "unknown_exam_id", "daily-YYYY-MM-DD"),
+        # The shape of a practice id, but none this bank made: no name or phone gets in.
+        ({"exam_id": "practice-AshaRao_9876543210"}, "unknown_exam_id", "practice set"),
         ({"learner_id": "asha.rao@example.com"}, "learner_id_looks_like_email", "email address"),
         ({"learner_id": "+91 98765 43210"}, "learner_id_looks_like_phone", "phone number"),
         ({"learner_id": "9876543210"}, "learner_id_looks_like_phone", "phone number"),
@@ -241,7 +247,7 @@ def test_every_reason_at_once_and_the_good_rows_around_it(
     names = [reason.split(":")[0] for reason in answer["refused"][0]["reasons"]]
     assert names == [
         "unknown_question",
-        "unknown_exam_id_shape",
+        "unknown_exam_id",
         "learner_id_looks_like_email",
         "chosen_key_not_a_to_d",
         "seconds_out_of_range",

@@ -35,7 +35,12 @@ from pipeline.assemble.request import daily_exam_id
 from pipeline.calibrate.simulate import simulated_answers, simulated_bank
 from pipeline.compose import Services, build_services
 from pipeline.triage import agreement, statistical_flags, supports
-from site_builder.documents import daily_paper_key, question_key, withdrawn_questions_key
+from site_builder.documents import (
+    daily_paper_key,
+    practice_key,
+    question_key,
+    withdrawn_questions_key,
+)
 
 # Two whole nightlies and 240,000 answers through the worker: a system test.
 pytestmark = pytest.mark.system
@@ -47,6 +52,7 @@ ITEMS = 300
 ANSWERED_SHARE = 0.4  # each learner meets about 120 of the 300 questions in the week
 BATCH = 500
 KEY = "k-week"
+PRACTICE = "practice-week-simulated"
 AUTH = {"Authorization": f"Bearer {KEY}"}
 # Where each label's simulated difficulty lies (θ ~ N(0, 1)); a tenth of items are mislabelled.
 B_RANGE = {"Easy": (-2.0, -0.8), "Medium": (-0.35, 0.35), "Hard": (0.8, 2.0)}
@@ -158,10 +164,12 @@ def week(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Week]:
     )
     answers = simulated_answers(bank, seed=7, answered_share=ANSWERED_SHARE, skip_rate=0.03)
     exam_of = {i: paper.exam_id for i in on_paper}
+    # The rest are answered in a practice set the bank made (its static copy is what says so).
+    services.store.put(practice_key(PRACTICE), b"{}")
     rows: list[dict[str, Any]] = [
         {
             "question_id": r["question_id"],
-            "exam_id": exam_of.get(r["question_id"], "practice-week-simulated"),
+            "exam_id": exam_of.get(r["question_id"], PRACTICE),
             "learner_id": r["learner_id"],
             "chosen_key": r["chosen_key"],
             "seconds": float(s),

@@ -44,7 +44,7 @@ from core.settings import Settings
 from core.shapes import question_file_bytes
 from pipeline.compose import build_services
 from pipeline.serve.jobs import JobKind, job_bytes, job_failed, job_key, job_planned, new_job
-from site_builder.documents import question_key
+from site_builder.documents import exam_key, practice_key, question_key
 from site_builder.openapi import openapi_document, static_documents
 from tests.worker_pool import publish_pool, verified_questions
 
@@ -134,6 +134,8 @@ def worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Worker]:
         services.store.put(key, data)
     for question in questions[::10]:
         services.store.put(question_key(question.question_id), question_file_bytes(question))
+    for made in (exam_key(EXAM_IDS[1]), practice_key(EXAM_IDS[2])):  # papers answers may name
+        services.store.put(made, b"{}")
     topics = sorted(set(rows["topic_id"].to_list()))
     runner = JobRunner(services)
     app = create_app(config, services.store, runner=runner)

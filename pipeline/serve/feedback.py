@@ -9,7 +9,7 @@ import html
 import math
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 import nh3
@@ -32,6 +32,8 @@ _EMAIL = re.compile(r"@")
 _PHONE = re.compile(r"^\+?[0-9 ().-]{7,20}$")
 _HEXISH = re.compile(r"[0-9a-fA-F-]+")
 _NAME = re.compile(r"^[^\W\d_]+(?:[ .'-]+[^\W\d_]+)*\.?$")  # letters, words apart
+_EMAIL_IN_TEXT = re.compile(r"\S+@\S+")
+_PHONE_IN_TEXT = re.compile(r"\+?\d(?:[ ()-]?\d){6,}")  # 7 digits or more, as phones are written
 _DETAIL_CHARS = 40  # of a refused value echoed back: enough to find it, never a whole body
 
 
@@ -86,21 +88,22 @@ def option_key(value: object) -> OptionKey | None:
 
 
 def row_reasons(
-    row: AnswerRow, known: Callable[[str], bool], exam_id_patterns: Sequence[str]
+    row: AnswerRow, known: Callable[[str], bool], issued: Callable[[str], bool]
 ) -> tuple[str, ...]:
     """Every reason the row cannot be taken ("name: detail"); empty when it can.
 
-    `known` says whether a question id is this bank's; `exam_id_patterns` are the shapes of a
-    daily paper's, a custom exam's and a practice set's ids."""
+    `known` says whether a question id is this bank's; `issued` whether an exam id names a
+    daily paper or a custom exam or practice set this bank made (so no free text, a name or a
+    phone number among it, reaches the warehouse as an exam id)."""
     reasons = []
     if not known(row.question_id):
         reasons.append(
             f"unknown_question: {_shown(row.question_id)} is not a question of this bank"
         )
-    if not any(re.fullmatch(p, row.exam_id) for p in exam_id_patterns):
+    if not issued(row.exam_id):
         reasons.append(
-            f"unknown_exam_id_shape: {_shown(row.exam_id)} is not a daily-YYYY-MM-DD, exam-… "
-            "or practice-… id"
+            f"unknown_exam_id: {_shown(row.exam_id)} is not a daily-YYYY-MM-DD id, nor a custom "
+            "exam's or practice set's id this bank made"
         )
     if (problem := learner_id_problem(row.learner_id)) is not None:
         reasons.append(problem)
@@ -121,7 +124,7 @@ def checked_batch(
     key_id: str,
     rows: Iterable[AnswerRow],
     known: Callable[[str], bool],
-    exam_id_patterns: Sequence[str],
+    issued: Callable[[str], bool],
     received_at: dt.datetime,
 ) -> AnswerBatch:
     """The batch as kept: the rows that pass every check, and each other row's index and
@@ -129,7 +132,7 @@ def checked_batch(
     answers: list[Answer] = []
     refused: list[RefusedRow] = []
     for index, row in enumerate(rows):
-        reasons = row_reasons(row, known, exam_id_patterns)
+        reasons = row_reasons(row, known, issued)
         if reasons:
             refused.append(RefusedRow(index=index, reasons=reasons))
             continue
@@ -181,7 +184,8 @@ def _without_controls(text: str) -> str:
 def sanitised_text(text: str) -> str:
     """Report text safe to keep and show: NFC, no control characters but newlines, no HTML tag
     (nh3 strips them, keeping their text; a tag hidden in entities, `&lt;b&gt;`, is stripped
-    too, since the text is unescaped until nothing changes), trimmed, at most 500 characters.
+    too, since the text is unescaped until nothing changes), email addresses and phone numbers
+    replaced by `[email]` and `[phone]`, trimmed, at most 500 characters.
 
     Plain text, not HTML: whoever shows it escapes it. A `<` that opens no tag (`a < b`) stays,
     one that does (`x<y`) is read as a tag, as a browser would."""
@@ -192,6 +196,8 @@ def sanitised_text(text: str) -> str:
             break
         text = plain
     text = unicodedata.normalize("NFC", _without_controls(text))
+    # A student may write who they are: the warehouse keeps no email address or phone number.
+    text = _PHONE_IN_TEXT.sub("[phone]", _EMAIL_IN_TEXT.sub("[email]", text))
     return text.strip()[:MAX_REPORT_CHARS].strip()
 
 

@@ -193,31 +193,33 @@ def _generate(
     path: str, operation_id: str, summary: str, request: str, *statuses: str
 ) -> tuple[str, Schema]:
     """An asynchronous trigger: a validated body in, a job acknowledgement out."""
-    return path, {
-        "post": {
-            "operationId": operation_id,
-            "summary": summary,
-            "tags": ["dynamic"],
-            "security": [{"bearerAuth": []}],
-            "requestBody": {
-                "required": True,
-                "content": {"application/json": {"schema": _ref(request)}},
+    accepted = _json(
+        "JobAcknowledgement",
+        "accepted: poll /api/v1/jobs/{job_id} (also in `Location`)",
+        {
+            **_cache_header(path),
+            "Location": {
+                "description": "the job's polling URL",
+                "schema": _string(f"^{P}/jobs/{JOB_ID_PATTERN.removeprefix('^')}"),
             },
-            "responses": {
-                "202": _json(
-                    "JobAcknowledgement",
-                    "accepted: poll /api/v1/jobs/{job_id} (also in `Location`)",
-                    {
-                        **_cache_header(path),
-                        "Location": {
-                            "description": "the job's polling URL",
-                            "schema": _string(f"^{P}/jobs/{JOB_ID_PATTERN.removeprefix('^')}"),
-                        },
-                    },
-                ),
-                **_dynamic_errors("401", *statuses, "413", "415", "422", "429", "503"),
-            },
-        }
+        },
+    )
+    errors = _dynamic_errors("401", *statuses, "413", "415", "422", "429", "503")
+    return path, {"post": _post(operation_id, summary, request, {"202": accepted, **errors})}
+
+
+def _post(operation_id: str, summary: str, request: str, responses: Schema) -> Schema:
+    """A dynamic POST with a key and a required JSON body of the named schema."""
+    return {
+        "operationId": operation_id,
+        "summary": summary,
+        "tags": ["dynamic"],
+        "security": [{"bearerAuth": []}],
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": _ref(request)}},
+        },
+        "responses": responses,
     }
 
 
@@ -231,20 +233,9 @@ def _feedback(
     *statuses: str,
 ) -> tuple[str, Schema]:
     """A student's post: a validated body in, a receipt out (kept, not processed yet)."""
-    operation: Schema = {
-        "operationId": operation_id,
-        "summary": summary,
-        "tags": ["dynamic"],
-        "security": [{"bearerAuth": []}],
-        "requestBody": {
-            "required": True,
-            "content": {"application/json": {"schema": _ref(request)}},
-        },
-        "responses": {
-            "202": _json(receipt, "kept for the nightly", _cache_header(path)),
-            **_dynamic_errors("401", *statuses, "413", "415", "422", "429"),
-        },
-    }
+    kept = _json(receipt, "kept for the nightly", _cache_header(path))
+    errors = _dynamic_errors("401", *statuses, "413", "415", "422", "429")
+    operation = _post(operation_id, summary, request, {"202": kept, **errors})
     if parameters:
         operation["parameters"] = parameters
     return path, {"post": operation}

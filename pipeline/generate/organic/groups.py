@@ -292,7 +292,7 @@ def group_statements(data_dir: Path, seed: int) -> OrganicQuestion | None:
         correct=statement_code(key),
         explanation=explanation,
         group="group-statements." + c.molecule.molecule_id,
-        structures=StructureSpec(panels=(StructurePanel(smiles=c.smiles, label=""),)),
+        structures=StructureSpec.of(c.smiles),
         alt=ONE_ALT,
         params=(("molecule", c.molecule.molecule_id),),
     )

@@ -167,20 +167,27 @@ def _options(
     return four_options(rng, key, chosen) if len(chosen) == 3 else None
 
 
-def _pool_draw(
+def _pooled(
     data_dir: Path,
     keep: Callable[[Counted], bool],
-    seed: int,
+    ask: Callable[[Counted, random.Random], OrganicQuestion | None],
     by_formula: bool = False,
     rings: int = 1,
-) -> tuple[Counted, random.Random] | None:
-    pool = [c for c in counted(data_dir) if keep(c)]
-    # One compound per formula (and ring count, unless rings=0): the question shows no structure.
-    if by_formula:
-        pool = list({(c.formula, c.rings * rings): c for c in reversed(pool)}.values())[::-1]
-    if not pool or seed // len(pool) >= VARIANTS:
-        return None
-    return pool[seed % len(pool)], random.Random(f"{KIND}.{seed}.{len(pool)}")
+) -> Callable[[int], OrganicQuestion | None]:
+    """A template's draw: the seed's compound of those kept, and a generator seeded by both,
+    put to `ask`; None once the pool's variants are spent."""
+
+    def draw(seed: int) -> OrganicQuestion | None:
+        pool = [c for c in counted(data_dir) if keep(c)]
+        # One compound per formula (and ring count, unless rings=0): the question shows no
+        # structure.
+        if by_formula:
+            pool = list({(c.formula, c.rings * rings): c for c in reversed(pool)}.values())[::-1]
+        if not pool or seed // len(pool) >= VARIANTS:
+            return None
+        return ask(pool[seed % len(pool)], random.Random(f"{KIND}.{seed}.{len(pool)}"))
+
+    return draw
 
 
 def _of_compound(
@@ -210,11 +217,7 @@ def _sp(sigma: int, pi: int) -> str:
 def _sigma_pi(
     data_dir: Path, keep: Callable[[Counted], bool]
 ) -> Callable[[int], OrganicQuestion | None]:
-    def draw(seed: int) -> OrganicQuestion | None:
-        drawn = _pool_draw(data_dir, keep, seed)
-        if drawn is None:
-            return None
-        c, rng = drawn
+    def ask(c: Counted, rng: random.Random) -> OrganicQuestion | None:
         s, p = c.sigma, c.pi
         mistakes = [
             _sp(s - c.hydrogens, p),  # the bonds to hydrogen forgotten
@@ -242,7 +245,7 @@ def _sigma_pi(
             ),
         )
 
-    return draw
+    return _pooled(data_dir, keep, ask)
 
 
 # -- hybridisation ----------------------------------------------------------------------------
@@ -255,11 +258,7 @@ def _triple(a: int, b: int, c: int) -> str:
 def _hybrid(
     data_dir: Path, keep: Callable[[Counted], bool]
 ) -> Callable[[int], OrganicQuestion | None]:
-    def draw(seed: int) -> OrganicQuestion | None:
-        drawn = _pool_draw(data_dir, keep, seed)
-        if drawn is None:
-            return None
-        c, rng = drawn
+    def ask(c: Counted, rng: random.Random) -> OrganicQuestion | None:
         a, b, s = c.sp3, c.sp2, c.sp
         x = c.carbonyl_carbons
         mistakes = [
@@ -287,7 +286,7 @@ def _hybrid(
             ),
         )
 
-    return draw
+    return _pooled(data_dir, keep, ask)
 
 
 def _pick(
@@ -295,11 +294,7 @@ def _pick(
 ) -> Callable[[int], OrganicQuestion | None]:
     """Four structures of which exactly one fits."""
 
-    def draw(seed: int) -> OrganicQuestion | None:
-        drawn = _pool_draw(data_dir, fits, seed)
-        if drawn is None:
-            return None
-        c, rng = drawn
+    def ask(c: Counted, rng: random.Random) -> OrganicQuestion | None:
         others = [o for o in counted(data_dir) if not fits(o) and o.carbons >= 2]
         near = sorted({o.molecule.smiles for o in others if abs(o.carbons - c.carbons) <= 2})
         if len(near) < 3:
@@ -325,7 +320,7 @@ def _pick(
             params=(("molecule", c.molecule.molecule_id),),
         )
 
-    return draw
+    return _pooled(data_dir, fits, ask)
 
 
 # -- double bond equivalent -------------------------------------------------------------------
@@ -339,11 +334,7 @@ def _numbers(
 
 
 def _dbe_structure(data_dir: Path) -> Callable[[int], OrganicQuestion | None]:
-    def draw(seed: int) -> OrganicQuestion | None:
-        drawn = _pool_draw(data_dir, lambda c: c.dbe >= 1 and c.carbons <= 10, seed)
-        if drawn is None:
-            return None
-        c, rng = drawn
+    def ask(c: Counted, rng: random.Random) -> OrganicQuestion | None:
         d = c.dbe
         mistakes = [c.pi, c.rings, d + 3 * c.benzene_rings, d + 1, d - 1, d + 2]
         key = str(d)
@@ -362,15 +353,11 @@ def _dbe_structure(data_dir: Path) -> Callable[[int], OrganicQuestion | None]:
             ),
         )
 
-    return draw
+    return _pooled(data_dir, lambda c: c.dbe >= 1 and c.carbons <= 10, ask)
 
 
 def _dbe_formula(data_dir: Path) -> Callable[[int], OrganicQuestion | None]:
-    def draw(seed: int) -> OrganicQuestion | None:
-        drawn = _pool_draw(data_dir, lambda c: c.dbe >= 1, seed, by_formula=True, rings=0)
-        if drawn is None:
-            return None
-        c, rng = drawn
+    def ask(c: Counted, rng: random.Random) -> OrganicQuestion | None:
         el = dict(c.elements)
         d = c.dbe
         n, x = el.get("N", 0), sum(el.get(h, 0) for h in HALOGENS)
@@ -402,7 +389,7 @@ def _dbe_formula(data_dir: Path) -> Callable[[int], OrganicQuestion | None]:
             params=(("formula", c.formula),),
         )
 
-    return draw
+    return _pooled(data_dir, lambda c: c.dbe >= 1, ask, by_formula=True, rings=0)
 
 
 def _pi_from_formula(data_dir: Path, benzene: bool) -> Callable[[int], OrganicQuestion | None]:
@@ -413,11 +400,7 @@ def _pi_from_formula(data_dir: Path, benzene: bool) -> Callable[[int], OrganicQu
             return c.benzene_rings == 1 and c.rings == 1 and c.pi >= 4
         return 1 <= c.rings <= max(RING_WORDS) and c.pi >= 1
 
-    def draw(seed: int) -> OrganicQuestion | None:
-        drawn = _pool_draw(data_dir, keep, seed, by_formula=True)
-        if drawn is None:
-            return None
-        c, rng = drawn
+    def ask(c: Counted, rng: random.Random) -> OrganicQuestion | None:
         d = c.dbe
         formula = subscripted(c.formula)
         if benzene:
@@ -456,7 +439,7 @@ def _pi_from_formula(data_dir: Path, benzene: bool) -> Callable[[int], OrganicQu
             params=(("formula", c.formula),),
         )
 
-    return draw
+    return _pooled(data_dir, keep, ask, by_formula=True)
 
 
 def _tid(name: str) -> str:

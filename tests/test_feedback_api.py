@@ -47,7 +47,7 @@ from site_builder.documents import (
 from site_builder.export import record_exported
 from site_builder.openapi import standalone_schema
 from site_builder.snapshot import POOL_SNAPSHOT_KEY
-from tests.worker_pool import verified_questions
+from tests.worker_pool import Clock, verified_questions
 
 KEY, OTHER = "k-feedback-1", "k-feedback-2"
 AUTH = {"Authorization": f"Bearer {KEY}"}
@@ -56,17 +56,6 @@ LEARNER = "3f2a9c1e-7b4d-4e8a-9c2f-1a2b3c4d5e6f"
 RECEIPT = standalone_schema("AttemptReceipt")
 REPORT_RECEIPT = standalone_schema("ReportReceipt")
 ATTEMPTS = "/api/v1/attempts"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.seconds = 0.0
-
-    def now(self) -> dt.datetime:
-        return START + dt.timedelta(seconds=self.seconds)
-
-    def monotonic(self) -> float:
-        return self.seconds
 
 
 @pytest.fixture(scope="module")
@@ -112,7 +101,7 @@ def parquet_bytes(rows: pl.DataFrame) -> bytes:
 
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(START)
 
 
 Made = tuple[TestClient, ObjectStore, Bank]

@@ -31,26 +31,13 @@ from pipeline.serve.jobs import ACTIVE_PREFIX, JOBS_PREFIX
 from pipeline.serve.outbox import outbox_entry
 from site_builder.openapi import standalone_schema
 from site_builder.snapshot import TOPIC_COVERAGE_KEY, topic_coverage_bytes
-from tests.worker_pool import publish_pool, richest_topic, verified_questions
+from tests.worker_pool import Clock, publish_pool, richest_topic, verified_questions
 
 KEY = "k-test-1"
 AUTH = {"Authorization": f"Bearer {KEY}"}
 START = dt.datetime(2026, 11, 26, 6, 0, tzinfo=dt.UTC)
 JOB_SCHEMA = standalone_schema("Job")
 ACK_SCHEMA = standalone_schema("JobAcknowledgement")
-
-
-class Clock:
-    """Wall and monotonic time the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.seconds = 0.0
-
-    def now(self) -> dt.datetime:
-        return START + dt.timedelta(seconds=self.seconds)
-
-    def monotonic(self) -> float:
-        return self.seconds
 
 
 BASE: list[Services] = []  # the bundled data and offline providers, loaded once per module
@@ -71,7 +58,7 @@ def worker_services(home: Path, **overrides: Any) -> Services:
 
 @pytest.fixture
 def clock() -> Clock:
-    return Clock()
+    return Clock(START)
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 from collections.abc import Iterable
 
@@ -49,3 +50,17 @@ def richest_topic(rows: pl.DataFrame, difficulty: Difficulty) -> tuple[str, int]
         .sort("groups", "topic_id", descending=[True, False])
     )
     return counts["topic_id"][0], counts["groups"][0]
+
+
+class Clock:
+    """Wall and monotonic time a test moves by hand (`seconds` after `start`)."""
+
+    def __init__(self, start: dt.datetime) -> None:
+        self.start = start
+        self.seconds = 0.0
+
+    def now(self) -> dt.datetime:
+        return self.start + dt.timedelta(seconds=self.seconds)
+
+    def monotonic(self) -> float:
+        return self.seconds

@@ -66,7 +66,8 @@ class FeedbackTables:
 
         Call inside a transaction: a batch's name and its rows are taken together or not at all.
         """
-        fresh = [(k, b) for k, b in batches if k not in self.ingested_batch_keys()]
+        taken = self.ingested_batch_keys()
+        fresh = [(k, b) for k, b in batches if k not in taken]
         if not fresh:
             return 0
         now = _now()

@@ -124,6 +124,15 @@ class LocalObjectStore:
     def put(self, key: str, data: bytes) -> None:
         """Write or replace key atomically: readers see the old bytes or the new, never half."""
         path = self.path_for(key)
+        tmp = self._synced_temp(path, data)
+        try:
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+    def _synced_temp(self, path: Path, data: bytes) -> str:
+        """A hidden temp file beside path holding data, on disk; the caller names or removes it."""
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
         try:
@@ -131,10 +140,10 @@ class LocalObjectStore:
                 fh.write(data)
                 fh.flush()
                 os.fsync(fh.fileno())
-            os.replace(tmp, path)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+        return tmp
 
     def put_new(self, items: Iterable[tuple[str, bytes]]) -> list[tuple[str, bytes]]:
         """Write the keys that do not exist yet; return the items whose keys already did.
@@ -239,11 +248,23 @@ class LocalObjectStore:
             os.unlink(self.path_for(key))
 
     def put_immutable(self, key: str, data: bytes) -> bool:
-        """Write key once; True if written, False if the same bytes were there, error if others."""
+        """Write key once; True if written, False if the same bytes were there, error if others.
+
+        The name is made by a no-clobber link, so of two writers racing for one key exactly one
+        writes it and the other compares against what it wrote (a look first, then a plain
+        write, let the later writer replace the earlier one's bytes).
+        """
+        path = self.path_for(key)
         existing = self.get(key)
-        if existing is not None:
-            if existing != data:
-                raise ImmutableObjectError(f"{key} already holds different content")
-            return False
-        self.put(key, data)
-        return True
+        if existing is None:
+            tmp = self._synced_temp(path, data)
+            try:
+                os.link(tmp, path)  # fails if the key exists: never overwrites
+                return True
+            except FileExistsError:
+                existing = path.read_bytes()
+            finally:
+                os.unlink(tmp)
+        if existing != data:
+            raise ImmutableObjectError(f"{key} already holds different content")
+        return False

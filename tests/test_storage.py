@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -28,6 +30,35 @@ def test_immutable_keys_refuse_different_bytes(tmp_path: Path) -> None:
     with pytest.raises(ImmutableObjectError, match="q-1"):
         store.put_immutable("api/v1/questions/q-1", b"two")
     assert store.get("api/v1/questions/q-1") == b"one"
+
+
+def test_of_two_writers_racing_for_an_immutable_key_one_writes_and_the_other_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two answer logs posted under one batch id at once: both look, find nothing, then write.
+    store = LocalObjectStore(tmp_path)
+    both_looked = threading.Barrier(2)
+    look = store.get
+
+    def get_then_wait(key: str) -> bytes | None:
+        found = look(key)
+        both_looked.wait(timeout=10)
+        return found
+
+    monkeypatch.setattr(store, "get", get_then_wait)
+
+    def write(data: bytes) -> bool | str:
+        try:
+            return store.put_immutable("internal/outbox/answers/b-1", data)
+        except ImmutableObjectError:
+            return "refused"
+
+    with ThreadPoolExecutor(2) as pool:
+        outcomes = list(pool.map(write, [b"first", b"second"]))
+    assert sorted(map(str, outcomes)) == ["True", "refused"]
+    winner = b"first" if outcomes[0] is True else b"second"
+    assert look("internal/outbox/answers/b-1") == winner
+    assert sorted(p.name for p in (tmp_path / "internal/outbox/answers").iterdir()) == ["b-1.obj"]
 
 
 def test_writes_leave_no_temporary_files(tmp_path: Path) -> None:

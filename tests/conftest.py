@@ -79,24 +79,31 @@ def services(settings: Settings) -> Services:
     return build_services(settings)
 
 
-# The longest modules start first, so the two xdist workers finish together (loadfile hands
-# out modules in collection order; started last, the 60 s crash test ran alone at the end).
+# The longest modules start first, longest of all first, so the two xdist workers finish
+# together (loadfile hands out modules in collection order; started last, the 60 s crash test
+# ran alone at the end). Ordered by their seconds in a full run on 2 cores (2026-11-27,
+# `--durations=0`, summed per module); the rest follow in collection order.
 SLOW_MODULES = (
-    "test_nightly_crash.py",
-    "test_nightly_e2e.py",
-    "test_nightly_steps.py",
-    "test_llm_report.py",
-    "test_docs_commands.py",
-    "test_one_face.py",
-    "test_full_disk.py",
-    "test_one_run.py",
-    "test_nightly_no_paper.py",
-    # The longest of the fast tier (`make test-fast`).
-    "test_generation.py",
-    "test_assembly_properties.py",
-    "test_openai_batch.py",
-    "test_worker.py",
+    "test_docs_commands.py",  # 203 s
+    "test_topic_practice.py",  # 126 s
+    "test_nightly_e2e.py",  # 107 s
+    "test_one_face.py",  # 99 s
+    "test_nightly_crash.py",  # 94 s
+    "test_nightly_no_paper.py",  # 69 s
+    "test_full_disk.py",  # 53 s
+    "test_generation.py",  # 41 s
+    "test_one_run.py",  # 37 s
+    "test_sequences.py",  # 32 s
+    "test_feedback_week.py",  # 28 s
+    "test_figures_graph.py",  # 17 s
+    "test_templates.py",  # 16 s
+    "test_nightly_steps.py",  # 15 s
+    "test_openai_batch.py",  # 13 s
+    "test_llm_report.py",  # 11 s
+    "test_worker.py",  # 10 s
+    "test_assembly_properties.py",  # 10 s
 )
+_START_RANK = {name: rank for rank, name in enumerate(SLOW_MODULES)}
 
 
 # Modules that are system tests through and through (`pytestmark = pytest.mark.system`):
@@ -124,4 +131,4 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    items.sort(key=lambda item: item.path.name not in SLOW_MODULES)
+    items.sort(key=lambda item: _START_RANK.get(item.path.name, len(SLOW_MODULES)))

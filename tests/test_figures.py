@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import json
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from unittest import mock
 
@@ -251,6 +252,22 @@ def test_images_are_exported_before_their_questions_and_must_hash_to_their_ids(
     with pytest.raises(FigureDriftError):
         write_question_files(other, [drifted])
     assert other.keys("api/") == []
+
+
+def test_figures_drawn_at_once_in_threads_draw_the_bytes_their_ids_name(
+    templates: tuple[FigureTemplate, ...],
+) -> None:
+    # The worker exports custom exams from its threads: a renderer with global state (matplotlib's
+    # rcParams, schemdraw's backend) drawn by two threads at once gave other bytes, and the
+    # export refused the question (FigureDriftError).
+    # Every graph template (the kind drawn by matplotlib) and the first of every other kind.
+    firsts = one_per_kind(templates)
+    chosen = [t for i, t in enumerate(templates) if "-graph-" in t.template_id or i in firsts]
+    specs = [q.spec for t in chosen for q in [next(filter(None, map(t.draw, range(20))))]]
+    alone = [svg_of(s) for s in specs]
+    with ThreadPoolExecutor(4) as pool:
+        drawn = list(pool.map(lambda _: [svg_of(s) for s in specs], range(4)))
+    assert all(d == alone for d in drawn)
 
 
 def test_a_model_solver_reads_the_figure_as_data(syllabus: Syllabus) -> None:

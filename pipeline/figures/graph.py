@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import math
 import re
+import threading
 from typing import Any
 
 from matplotlib import rc_context
@@ -36,6 +37,10 @@ INK = "#1a1a1a"
 GRID = "#d6d6d6"
 GUIDE = "#555555"
 SERIES_STYLES = ("-", "--", "-.", ":")
+# rc_context sets matplotlib's global rcParams and restores them on exit: two graphs drawn at
+# once (the worker's threads) would draw under each other's settings and give other bytes,
+# which a figure's hash-named id cannot survive. One drawing at a time.
+_LOCK = threading.Lock()
 
 
 def _limits(axis: Axis) -> tuple[float, float]:
@@ -47,7 +52,7 @@ _DOCTYPE = re.compile(r"<!DOCTYPE[^>]*>\s*")
 
 def graph_svg(spec: GraphSpec) -> str:
     """The graph's SVG: axes with titled, ticked, gridded scales; the series; labelled points."""
-    with rc_context(RC):
+    with _LOCK, rc_context(RC):
         fig = Figure(figsize=(WIDTH_IN, HEIGHT_IN))
         FigureCanvasSVG(fig)
         ax = fig.add_axes((0.16, 0.16, 0.78, 0.76))

@@ -14,6 +14,8 @@ import brotli
 import polars as pl
 import pytest
 
+from core.figures import FigureSpec, StructureSpec
+from core.figures.structure import StructurePanel
 from core.ids import question_identity
 from core.records import OPTION_KEYS, Difficulty, Draft, FigureRef, Question, SolverAnswer, Subject
 from core.shapes import daily_question, figure_key, stem_without_figures_markdown, stored_question
@@ -263,7 +265,12 @@ def test_figures_drawn_at_once_in_threads_draw_the_bytes_their_ids_name(
     # Every graph template (the kind drawn by matplotlib) and the first of every other kind.
     firsts = one_per_kind(templates)
     chosen = [t for i, t in enumerate(templates) if "-graph-" in t.template_id or i in firsts]
-    specs = [q.spec for t in chosen for q in [next(filter(None, map(t.draw, range(20))))]]
+    specs: list[FigureSpec] = [
+        q.spec for t in chosen for q in [next(filter(None, map(t.draw, range(20))))]
+    ]
+    # Structures come from the organic generators, not from figure templates (RDKit's drawer).
+    panels = (StructurePanel(smiles="CC(C)O", label="P"), StructurePanel(smiles="c1ccccc1O"))
+    specs.append(StructureSpec(panels=panels))
     alone = [svg_of(s) for s in specs]
     with ThreadPoolExecutor(4) as pool:
         drawn = list(pool.map(lambda _: [svg_of(s) for s in specs], range(4)))

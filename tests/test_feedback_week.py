@@ -1,6 +1,7 @@
 """A week of students answering through the worker, then the nightly: answers and reports are
-ingested, item statistics fitted, and a planted wrong key and a planted second correct option
-withdrawn, nothing else (issue 23's end-to-end test).
+ingested, item statistics fitted, and three planted faults withdrawn, nothing else (issue 23's
+end-to-end test): a wrong key and a second correct option that fresh solves catch, and a wrong
+key on a model's question that only the learners' reports and the statistics can.
 
 2,000 simulated learners with known abilities answer 300 stored questions with known 2PL
 parameters (pipeline.calibrate.simulate); the fit must recover difficulty with RMSE ≤ 0.25 and
@@ -26,7 +27,7 @@ from api_stub.app import create_app
 from core.analytics import query_rows, snapshot_connection
 from core.feedback import ANSWERS_PREFIX, ReportReason
 from core.ids import question_id
-from core.records import OPTION_KEYS, Option, Question, QuestionFormat
+from core.records import OPTION_KEYS, Option, Provenance, Question, QuestionFormat
 from core.settings import REPO_ROOT, Settings
 from core.warehouse import open_warehouse
 from flows import feedback_steps, steps
@@ -34,6 +35,7 @@ from flows.nightly import NightlyResult, call_directly, run_nightly
 from pipeline.assemble.request import daily_exam_id
 from pipeline.calibrate.simulate import simulated_answers, simulated_bank
 from pipeline.compose import Services, build_services
+from pipeline.llm.draft import request_template
 from pipeline.triage import agreement, statistical_flags, supports
 from site_builder.documents import (
     daily_paper_key,
@@ -71,6 +73,7 @@ class Week:
     items: list[Question]
     wrong_key: Question
     two_correct: tuple[Question, str]  # the question and its second correct option
+    model_wrong_key: Question  # only the learners and the statistics can catch it
     a: np.ndarray
     b: np.ndarray
     first_receipt: dict[str, Any]
@@ -87,6 +90,20 @@ def planted_wrong_key(q: Question) -> Question:
     return q.model_copy(
         update={"question_id": question_id(content), "content": content, "verdict": verdict}
     )
+
+
+def planted_model_wrong_key(q: Question) -> Question:
+    """A wrong key on a question a model drafted and its model solver vouched for: the offline
+    solver, the only one here, abstains on what no template of its own drafted, and another
+    solver's abstention is no evidence. Only the learners' reports and the statistics are left."""
+    moved = planted_wrong_key(q)
+    c = moved.content
+    template = request_template(c.tag.topic_id, c.difficulty, c.format)
+    provenance = Provenance(
+        generator="openai", template_id=f"{template}:0", params=(("variant", "0"),)
+    )
+    verdict = moved.verdict.model_copy(update={"solver": "openai:gpt-simulated"})
+    return moved.model_copy(update={"provenance": provenance, "verdict": verdict})
 
 
 def planted_two_correct(q: Question) -> tuple[Question, str]:
@@ -129,7 +146,8 @@ def week(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Week]:
         )
         wrong = planted_wrong_key(numericals[0])
         two, second = planted_two_correct(numericals[1])
-        wh.insert_questions([wrong, two])
+        model_wrong = planted_model_wrong_key(numericals[2])
+        wh.insert_questions([wrong, two, model_wrong])
     assert paper is not None
     steps.export_step(services, paper)  # their files: the worker knows them from now on
     on_paper = set(paper.question_ids)
@@ -137,11 +155,13 @@ def week(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Week]:
         (q for q in stored if q.question_id not in on_paper), key=lambda q: q.question_id
     )
     by_id = {q.question_id: q for q in stored}
-    items = [wrong, two] + [by_id[i] for i in paper.question_ids] + others
+    items = [wrong, two, model_wrong] + [by_id[i] for i in paper.question_ids] + others
     items = items[:ITEMS]
 
     rng = np.random.default_rng(23)
-    bank = simulated_bank(ITEMS, LEARNERS, seed=23, wrong_keys={0: "A"}, second_correct={1: "A"})
+    bank = simulated_bank(
+        ITEMS, LEARNERS, seed=23, wrong_keys={0: "A", 2: "A"}, second_correct={1: "A"}
+    )
     labels = [q.content.difficulty.value for q in items]
     mislabelled = rng.random(ITEMS) < 0.1
     b = np.array(
@@ -152,14 +172,15 @@ def week(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Week]:
     )
     keys = [q.content.correct_key for q in items]
     true_answers = list(keys)
-    true_answers[0] = numericals[0].content.correct_key  # the wrong key's true answer
+    true_answers[0] = numericals[0].content.correct_key  # the wrong keys' true answers
+    true_answers[2] = numericals[2].content.correct_key
     bank = dataclasses.replace(
         bank,
         question_ids=tuple(q.question_id for q in items),
         b=b,
         keys=tuple(keys),
         true_answers=tuple(true_answers),
-        wrong_keys={0: true_answers[0]},
+        wrong_keys={0: true_answers[0], 2: true_answers[2]},
         second_correct={1: second},
     )
     answers = simulated_answers(bank, seed=7, answered_share=ANSWERED_SHARE, skip_rate=0.03)
@@ -218,13 +239,24 @@ def week(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Week]:
 
         report(wrong.question_id, ReportReason.WRONG_KEY, range(4), true_answers[0])
         report(two.question_id, ReportReason.TWO_CORRECT, range(4, 8), second)
+        report(model_wrong.question_id, ReportReason.WRONG_KEY, range(13, 16), true_answers[2])
         healthy = list(noise)
         report(healthy[0], ReportReason.WRONG_KEY, range(8, 11), "B")
         report(healthy[1], ReportReason.TYPO, range(11, 12), None)
         report(healthy[2], ReportReason.WRONG_KEY, range(12, 13), "C")
     result = run_nightly(services, FIRST + dt.timedelta(days=1), call=call_directly)
     yield Week(
-        services, result, items, wrong, (two, second), bank.a, b, receipts[0], replay.json(), noise
+        services,
+        result,
+        items,
+        wrong,
+        (two, second),
+        model_wrong,
+        bank.a,
+        b,
+        receipts[0],
+        replay.json(),
+        noise,
     )
 
 
@@ -239,12 +271,17 @@ def test_bad_rows_are_refused_with_reasons_and_the_rest_accepted(week: Week) -> 
     assert len(objects) == len(set(objects)) == week.result.report.feedback.batches  # type: ignore[union-attr]
 
 
-def test_both_planted_faults_are_withdrawn_and_nothing_else(week: Week) -> None:
+def test_the_planted_faults_are_withdrawn_and_nothing_else(week: Week) -> None:
     two, _ = week.two_correct
+    model_wrong = week.model_wrong_key.question_id
     with open_warehouse(week.services.settings.warehouse_path) as wh:
         by_triage = {i: r for i, r, _ in wh.withdrawals() if r.startswith("triage:")}
         decisions = {row["question_id"]: row["decision"] for row in wh.triage().to_dicts()}
-    assert set(by_triage) == {week.wrong_key.question_id, two.question_id}, by_triage
+        whys = {row["question_id"]: row["why"] for row in wh.triage().to_dicts()}
+    assert set(by_triage) == {week.wrong_key.question_id, two.question_id, model_wrong}, by_triage
+    # The fresh solve abstained on the model's question: the three learners and the statistics
+    # withdrew it, not a solver.
+    assert whys[model_wrong].startswith("3 learners report wrong key"), whys[model_wrong]
     noisy = list(week.noise)
     assert [decisions.get(q) for q in noisy] == ["review", "review", "confirmed"]
     listed = json.loads(week.services.store.get(withdrawn_questions_key()) or b"{}")
@@ -286,16 +323,17 @@ def test_item_statistics_recover_the_simulated_parameters(week: Week) -> None:
             "true_a": week.a,
             "true_b": week.b,
         }
-    ).slice(2)  # not the planted two, whose answers no 2PL item gives
+    ).slice(3)  # not the planted three, whose answers no 2PL item gives
     both = truth.join(fitted, on="question_id")
-    assert both.height == ITEMS - 2
+    assert both.height == ITEMS - 3
     error = both["irt_b"].to_numpy() - both["true_b"].to_numpy()
     rmse = float(np.sqrt(np.mean(error**2)))
     rho = both.select(pl.corr("irt_a", "true_a", method="spearman")).item()
     assert rmse <= 0.25, rmse
     assert rho >= 0.7, rho
-    # The assembler reads calibrated bands once a question has 200 responses.
-    counted = fitted.filter(pl.col("responses") >= 200).select("question_id", "band")
+    # The assembler reads calibrated bands once a question has 200 responses and does not go
+    # against ability (a wrong key's band does not count).
+    counted = fitted.filter(pl.col("calibrated")).select("question_id", "band")
     assert counted.height >= ITEMS - 10
     shown = pool.join(counted, on="question_id")
     assert (shown["difficulty"] == shown["band"]).all()

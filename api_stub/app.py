@@ -324,11 +324,13 @@ def create_app(
         kept = store.get(where)
         if kept is None and batch.answers:
             spend(quotas["answers"], key, len(batch.answers))
-            try:
-                store.put_immutable(where, batch.model_dump_json().encode())
-                return receipt(batch, replayed=False)
-            except ImmutableObjectError:  # another request kept this batch id in between
-                kept = store.get(where)
+            with contextlib.suppress(ImmutableObjectError):
+                if store.put_immutable(where, batch.model_dump_json().encode()):
+                    return receipt(batch, replayed=False)
+            # Another request kept this batch id in between (a retry racing its original):
+            # what this one counted is given back, and it is answered as a retry.
+            quotas["answers"].refund(key, len(batch.answers), now())
+            kept = store.get(where)
         if kept is None:  # nothing accepted: answered, nothing kept
             return receipt(batch, replayed=False)
         before = AnswerBatch.model_validate_json(kept)
@@ -355,9 +357,12 @@ def create_app(
         where = report_key(report.report_id)
         if not store.exists(where):
             spend(quotas["reports"], key, 1)
-            # The same report racing in: kept once, with the first one's time.
+            written = False
+            # The same report racing in: kept once, with the first one's time, counted once.
             with contextlib.suppress(ImmutableObjectError):
-                store.put_immutable(where, report.model_dump_json().encode())
+                written = store.put_immutable(where, report.model_dump_json().encode())
+            if not written:
+                quotas["reports"].refund(key, 1, now())
         return {"report_id": report.report_id, "question_id": question_id, "status": "received"}
 
     @app.post(POST_ONLY[2])

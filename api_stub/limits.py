@@ -133,9 +133,7 @@ class DailyQuota:
 
     def reserve(self, key: str, needed: int, now: dt.datetime) -> None:
         """Count `needed` against key's day, or raise LimitExceeded leaving it unchanged."""
-        with self._guard:
-            lock = self._locks.setdefault(key, threading.Lock())
-        with lock:
+        with self._lock_of(key):
             used = self.used(key, now)
             if used + needed > self.per_day:
                 left = max(0, self.per_day - used)
@@ -145,8 +143,19 @@ class DailyQuota:
                     ),
                     seconds_to_midnight(now, self.timezone),
                 )
-            body = json.dumps({self.counter: used + needed}).encode()
-            self.store.put(self._key(key, now), body)
+            self._write(key, now, used + needed)
+
+    def refund(self, key: str, spent: int, now: dt.datetime) -> None:
+        """Give back what a reservation counted for something another request kept first."""
+        with self._lock_of(key):
+            self._write(key, now, max(0, self.used(key, now) - spent))
+
+    def _lock_of(self, key: str) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(key, threading.Lock())
+
+    def _write(self, key: str, now: dt.datetime, used: int) -> None:
+        self.store.put(self._key(key, now), json.dumps({self.counter: used}).encode())
 
 
 def daily_quotas(settings: Settings, store: ObjectStore) -> dict[str, DailyQuota]:

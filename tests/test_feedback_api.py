@@ -8,7 +8,9 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
+import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -292,6 +294,30 @@ def test_a_retried_batch_is_answered_the_same_and_kept_once(
     )
 
 
+def test_a_retry_racing_its_original_is_kept_once_and_counted_once(
+    make_client: Callable[..., Made], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client, store, bank = make_client(daily_answer_quota=4)
+    rows = [row(bank.exported[0]), row(bank.exported[1])]
+    # Both requests look, find nothing kept, count their 2 answers, then write.
+    both_counted = threading.Barrier(2)
+    write = store.put_immutable
+
+    def write_once_both_counted(key: str, data: bytes) -> bool:
+        both_counted.wait(timeout=10)
+        return write(key, data)
+
+    monkeypatch.setattr(store, "put_immutable", write_once_both_counted)
+    with ThreadPoolExecutor(2) as pool:
+        answers = [receipt_of(r) for r in pool.map(lambda _: post(client, rows), range(2))]
+    assert sorted(a["replayed"] for a in answers) == [False, True]
+    assert len(store.keys("internal/outbox-answers/")) == 1
+    monkeypatch.undo()
+    # Counted once: 2 more of the day's 4 still fit, and then nothing.
+    assert receipt_of(post(client, rows, "batch-0002"))["accepted"] == 2
+    error(post(client, rows[:1], "batch-0003"), 429, "quota_exceeded", "0 of 4 are left")
+
+
 @pytest.mark.parametrize(
     "other",
     [
@@ -465,6 +491,32 @@ def test_the_daily_report_quota_counts_new_reports(make_client: Callable[..., Ma
     r = client.post(url, json={**body, "text": "another"}, headers=AUTH)
     error(r, 429, "quota_exceeded", "daily report quota", "0 of 1 are left today")
     assert len(store.keys("internal/outbox-reports/")) == 1
+
+
+def test_the_same_report_racing_in_is_kept_once_and_counted_once(
+    make_client: Callable[..., Made], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client, store, bank = make_client(daily_report_quota=2)
+    url = f"/api/v1/questions/{bank.exported[0]}/reports"
+    body = {"learner_id": LEARNER, "reason": "typo", "text": "a typo"}
+    both_counted = threading.Barrier(2)
+    write = store.put_immutable
+
+    def write_once_both_counted(key: str, data: bytes) -> bool:
+        both_counted.wait(timeout=10)
+        return write(key, data)
+
+    monkeypatch.setattr(store, "put_immutable", write_once_both_counted)
+    with ThreadPoolExecutor(2) as pool:
+        posted = list(pool.map(lambda _: client.post(url, json=body, headers=AUTH), range(2)))
+    assert [r.status_code for r in posted] == [202, 202]
+    assert posted[0].json() == posted[1].json()
+    assert len(store.keys("internal/outbox-reports/")) == 1
+    monkeypatch.undo()
+    # Counted once: one more report fits the day's 2, and then none.
+    assert client.post(url, json={**body, "text": "another"}, headers=AUTH).status_code == 202
+    r = client.post(url, json={**body, "text": "a third"}, headers=AUTH)
+    error(r, 429, "quota_exceeded", "0 of 2 are left today")
 
 
 # ── Error reports ────────────────────────────────────────────────────────────────────────────

@@ -251,8 +251,8 @@ class LocalObjectStore:
         """Write key once; True if written, False if the same bytes were there, error if others.
 
         The name is made by a no-clobber link, so of two writers racing for one key exactly one
-        writes it and the other compares against what it wrote (a look first, then a plain
-        write, let the later writer replace the earlier one's bytes).
+        writes it and the other compares against what it wrote. (Looking, then writing with a
+        replace, let the later of two racers replace the earlier one's bytes.)
         """
         path = self.path_for(key)
         existing = self.get(key)

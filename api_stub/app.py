@@ -304,13 +304,26 @@ def create_app(
         job = await run_in_threadpool(submitted, run, key)
         return accepted(job)
 
-    def spend(what: DailyQuota, key: str, n: int) -> None:
+    def kept_once(
+        quota: DailyQuota, key: str, n: int, where: str, data: bytes, at: dt.datetime
+    ) -> bool:
+        """Count n against key's day (429 past it), then write `where` once; True if this
+        request wrote it. When another request wrote it first (a retry racing its original), or
+        the write fails, what was counted is given back to the same day."""
         try:
-            what.reserve(key, n, now())
+            quota.reserve(key, n, at)
         except LimitExceeded as exc:
             raise ApiError(
                 429, str(exc), headers={"Retry-After": str(exc.retry_after)}, code="quota_exceeded"
             ) from exc
+        written = False
+        try:
+            with contextlib.suppress(ImmutableObjectError):
+                written = store.put_immutable(where, data)
+        finally:
+            if not written:
+                quota.refund(key, n, at)
+        return written
 
     def kept_batch(key: str, body: Any) -> dict[str, Any]:
         """Check the rows, keep the accepted ones once under the client's batch id, answer the
@@ -319,17 +332,16 @@ def create_app(
             posted = attempts_request(body)
         except InvalidRequest as exc:
             raise ApiError(422, str(exc), [p.detail() for p in exc.problems]) from exc
-        batch = checked_batch(posted.batch_id, key, posted.answers, known, issued, now())
+        at = now()
+        batch = checked_batch(posted.batch_id, key, posted.answers, known, issued, at)
         where = answers_key(key, batch.batch_id)
         kept = store.get(where)
         if kept is None and batch.answers:
-            spend(quotas["answers"], key, len(batch.answers))
-            with contextlib.suppress(ImmutableObjectError):
-                if store.put_immutable(where, batch.model_dump_json().encode()):
-                    return receipt(batch, replayed=False)
-            # Another request kept this batch id in between (a retry racing its original):
-            # what this one counted is given back, and it is answered as a retry.
-            quotas["answers"].refund(key, len(batch.answers), now())
+            data = batch.model_dump_json().encode()
+            if kept_once(quotas["answers"], key, len(batch.answers), where, data, at):
+                return receipt(batch, replayed=False)
+            # Another request kept this batch id in between: the same rows are a replay,
+            # other rows a 409, as for any later retry.
             kept = store.get(where)
         if kept is None:  # nothing accepted: answered, nothing kept
             return receipt(batch, replayed=False)
@@ -344,25 +356,21 @@ def create_app(
         return receipt(before, replayed=True)
 
     def kept_report(key: str, question_id: str, body: Any) -> dict[str, Any]:
-        """Check the report, keep it once (the same report twice is one), answer its id."""
+        """Check the report, keep it once (the same report twice is one, counted once), answer
+        its id."""
         try:
             posted = report_request(body)
         except InvalidRequest as exc:
             raise ApiError(422, str(exc), [p.detail() for p in exc.problems]) from exc
         if not known(question_id):
             raise ApiError(404, f"no question {question_id[:40]!r} in this bank")
+        at = now()
         report = error_report(
-            question_id, posted.learner_id, posted.reason, posted.option, posted.text, key, now()
+            question_id, posted.learner_id, posted.reason, posted.option, posted.text, key, at
         )
         where = report_key(report.report_id)
-        if not store.exists(where):
-            spend(quotas["reports"], key, 1)
-            written = False
-            # The same report racing in: kept once, with the first one's time, counted once.
-            with contextlib.suppress(ImmutableObjectError):
-                written = store.put_immutable(where, report.model_dump_json().encode())
-            if not written:
-                quotas["reports"].refund(key, 1, now())
+        if not store.exists(where):  # racing in, it is kept with the first one's time
+            kept_once(quotas["reports"], key, 1, where, report.model_dump_json().encode(), at)
         return {"report_id": report.report_id, "question_id": question_id, "status": "received"}
 
     @app.post(POST_ONLY[2])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import logging
 import math
 import threading
 from collections.abc import Callable
@@ -16,6 +17,7 @@ from core.settings import Settings
 from core.storage import ObjectStore
 
 QUOTA_PREFIX = "internal/quota/"
+log = logging.getLogger(__name__)
 
 
 class LimitExceeded(Exception):
@@ -108,7 +110,8 @@ class DailyQuota:
 
     Replicas share the count through the store; a read-modify-write under a lock per key (one
     key's write never waits for another's), so two replicas racing in the same instant can both
-    pass (the quota is a spending guard, not a bill). `refusal` words a refusal from `needed`,
+    pass, and a refund racing another replica's reservation can give back that one's count too
+    (the quota is a spending guard, not a bill). `refusal` words a refusal from `needed`,
     `left`, `per_day` and `timezone`.
     """
 
@@ -146,9 +149,14 @@ class DailyQuota:
             self._write(key, now, used + needed)
 
     def refund(self, key: str, spent: int, now: dt.datetime) -> None:
-        """Give back what a reservation counted for something another request kept first."""
+        """Give back what `reserve(key, spent, now)` counted (the same `now`, so the same day),
+        for something that was not kept after all."""
         with self._lock_of(key):
-            self._write(key, now, max(0, self.used(key, now) - spent))
+            used = self.used(key, now)
+            if used < spent:  # another replica's write in between (see the class docstring)
+                log.warning("%s quota: refunding %d of %d counted", self.counter, spent, used)
+            if used:
+                self._write(key, now, max(0, used - spent))
 
     def _lock_of(self, key: str) -> threading.Lock:
         with self._guard:

@@ -6,6 +6,7 @@ outbox; only the clock is ours."""
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import io
 import json
 import threading
@@ -480,6 +481,45 @@ def test_the_daily_answer_quota_counts_kept_answers(
     # Midnight in Asia/Kolkata (18:30 UTC): a new day.
     clock.seconds += (dt.datetime(2026, 11, 26, 18, 30, tzinfo=dt.UTC) - START).total_seconds()
     assert receipt_of(post(client, two, "batch-0002", headers=AUTH))["accepted"] == 2
+
+
+def test_a_batch_whose_write_fails_spends_no_quota(
+    make_client: Callable[..., Made], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client, store, bank = make_client(daily_answer_quota=2)
+    rows = [row(bank.exported[0]), row(bank.exported[1])]
+
+    def full_disk(key: str, data: bytes) -> bool:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(store, "put_immutable", full_disk)
+    with pytest.raises(OSError, match="No space"):
+        post(client, rows)
+    monkeypatch.undo()
+    # The client's retry of the same batch is the day's first 2 answers, and nothing else fits.
+    assert receipt_of(post(client, rows))["accepted"] == 2
+    error(post(client, rows[:1], "batch-0002"), 429, "quota_exceeded", "0 of 2 are left")
+
+
+def test_what_is_given_back_goes_to_the_day_it_was_counted_on(
+    make_client: Callable[..., Made], clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client, store, bank = make_client(daily_answer_quota=2)
+    rows = [row(bank.exported[0]), row(bank.exported[1])]
+    # A second before midnight in Asia/Kolkata (18:30 UTC); the write fails after it.
+    clock.seconds = (dt.datetime(2026, 11, 26, 18, 29, 59, tzinfo=dt.UTC) - START).total_seconds()
+
+    def midnight_then_full_disk(key: str, data: bytes) -> bool:
+        clock.seconds += 2
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(store, "put_immutable", midnight_then_full_disk)
+    with pytest.raises(OSError, match="No space"):
+        post(client, rows)
+    monkeypatch.undo()
+    counted = store.get(f"internal/quota/answers/2026-11-26/{key_id(KEY)}")
+    assert counted is not None and json.loads(counted) == {"answers": 0}
+    assert receipt_of(post(client, rows))["accepted"] == 2  # the new day's first two
 
 
 def test_the_daily_report_quota_counts_new_reports(make_client: Callable[..., Made]) -> None:

@@ -34,7 +34,12 @@ class ObjectStore(Protocol):
 
     def put(self, key: str, data: bytes) -> None: ...
 
-    def put_immutable(self, key: str, data: bytes) -> bool: ...
+    def put_immutable(self, key: str, data: bytes) -> bool:
+        """Write key once; True if written, False if the same bytes were there, error if others.
+        Of two writers racing for a key, one writes: a local store by a no-clobber link, S3 by a
+        conditional write (an endpoint without them falls back to a plain one, and racers both
+        write)."""
+        ...
 
     def exists(self, key: str) -> bool: ...
 
@@ -264,7 +269,8 @@ class LocalObjectStore:
             except FileExistsError:
                 existing = path.read_bytes()
             finally:
-                os.unlink(tmp)
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(tmp)
         if existing != data:
             raise ImmutableObjectError(f"{key} already holds different content")
         return False

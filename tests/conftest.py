@@ -80,9 +80,10 @@ def services(settings: Settings) -> Services:
 
 
 # The longest modules start first, longest of all first, so the two xdist workers finish
-# together (loadfile hands out modules in collection order; started last, the 60 s crash test
-# ran alone at the end). Ordered by their seconds in a full run on 2 cores (2026-11-27,
-# `--durations=0`, summed per module); the rest follow in collection order.
+# together (loadfile hands out modules in collection order; a long module started last runs
+# alone at the end). Ordered by their seconds in a full run on 2 cores (2026-11-27: `pytest -n 2
+# --dist loadfile --durations=0`, the durations summed per module); the rest follow in
+# collection order. Measure again when a module's place changes.
 SLOW_MODULES = (
     "test_docs_commands.py",  # 203 s
     "test_topic_practice.py",  # 126 s

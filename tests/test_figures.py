@@ -265,9 +265,9 @@ def test_figures_drawn_at_once_in_threads_draw_the_bytes_their_ids_name(
     # Every graph template (the kind drawn by matplotlib) and the first of every other kind.
     firsts = one_per_kind(templates)
     chosen = [t for i, t in enumerate(templates) if "-graph-" in t.template_id or i in firsts]
-    specs: list[FigureSpec] = [
-        q.spec for t in chosen for q in [next(filter(None, map(t.draw, range(20))))]
-    ]
+    firsts_drawn = {t.template_id: next(filter(None, map(t.draw, range(20))), None) for t in chosen}
+    assert all(firsts_drawn.values()), [i for i, q in firsts_drawn.items() if q is None]
+    specs: list[FigureSpec] = [q.spec for q in firsts_drawn.values() if q is not None]
     # Structures come from the organic generators, not from figure templates (RDKit's drawer).
     panels = (StructurePanel(smiles="CC(C)O", label="P"), StructurePanel(smiles="c1ccccc1O"))
     specs.append(StructureSpec(panels=panels))

@@ -11,7 +11,9 @@ create-if-absent into a fresh directory each repeat by
 - obstore's `LocalStore.put(..., mode="create")` per file (temp file, hard link, no sync),
   then one `os.sync()` so the bytes are on disk as ours are;
 - fsspec's `LocalFileSystem.open(path, "xb")` per file (written in place), then `os.sync()`.
-Then each reads back (`get`) and lists (`keys`) one and the same tree. Each store's writes go
+Then each reads back (`get`) and lists (`keys`) one and the same tree. `put_immutable`, one synced
+file a call as the worker keeps answer logs, is timed against the look-then-replace it was
+before it named keys by a no-clobber link. Each store's writes go
 in turn within a repeat, so the disk's drift hits each alike; figures are medians.
 
 S3: the same kind of files against moto's S3 server run as its own process (in this process it
@@ -161,6 +163,20 @@ def fsspec_keys(root: Path, n: int) -> None:
     assert len(found) == n
 
 
+def ours_put_immutable(root: Path, items: list[tuple[str, bytes]]) -> None:
+    store = LocalObjectStore(root)
+    for key, data in items:
+        store.put_immutable(key, data)
+
+
+def look_then_replace(root: Path, items: list[tuple[str, bytes]]) -> None:
+    """`put_immutable` before it named keys by a no-clobber link: racers could both write."""
+    store = LocalObjectStore(root)
+    for key, data in items:
+        if store.get(key) is None:
+            store.put(key, data)
+
+
 def local_rows(files: int, repeat: int, base: Path) -> list[Row]:
     """Every local store's put_new into its own fresh tree; get and keys on one shared tree."""
     items = payloads(files)
@@ -170,6 +186,11 @@ def local_rows(files: int, repeat: int, base: Path) -> list[Row]:
         "ours, existing directory": lambda r: ours_put_new(r, items, True),
         "obstore LocalStore": lambda r: obstore_put_new(r, items),
         "fsspec LocalFileSystem": lambda r: fsspec_put_new(r, items),
+    }
+    # One synced file a call, as the worker keeps answer logs and static copies.
+    one_by_one: dict[str, Callable[[Path], None]] = {
+        "ours, no-clobber link": lambda r: ours_put_immutable(r, items),
+        "look, then replace (the baseline)": lambda r: look_then_replace(r, items),
     }
     readers: dict[str, tuple[Callable[[Path], None], Callable[[Path], None]]] = {
         "ours": (lambda r: ours_get(r, keys), lambda r: ours_keys(r, files)),
@@ -183,6 +204,10 @@ def local_rows(files: int, repeat: int, base: Path) -> list[Row]:
         for name, write in writers.items():
             root = Path(tempfile.mkdtemp(dir=base))
             runs.setdefault((name, "put_new"), []).append(timed(partial(write, root)))
+            shutil.rmtree(root)
+        for name, write in one_by_one.items():
+            root = Path(tempfile.mkdtemp(dir=base))
+            runs.setdefault((name, "put_immutable"), []).append(timed(partial(write, root)))
             shutil.rmtree(root)
         for name, (get, list_keys) in readers.items():
             runs.setdefault((name, "get"), []).append(timed(partial(get, shared)))
@@ -308,12 +333,12 @@ def s3_rows(files: int, repeat: int) -> list[Row]:
 
 def table(title: str, rows: list[Row]) -> str:
     head = (
-        f"{'store':<34} {'operation':<9} {'files':>6} {'s':>7} {'files/s':>8} {'CPU ms/file':>11}"
+        f"{'store':<34} {'operation':<13} {'files':>6} {'s':>7} {'files/s':>8} {'CPU ms/file':>11}"
     )
     lines = [f"\n{title}", head]
     for row in sorted(rows, key=lambda r: (r.operation, -r.per_second)):
         lines.append(
-            f"{row.store:<34} {row.operation:<9} {row.files:>6} {row.seconds:>7.3f} "
+            f"{row.store:<34} {row.operation:<13} {row.files:>6} {row.seconds:>7.3f} "
             f"{row.per_second:>8,.0f} {row.cpu_ms_per_file:>11.3f}"
         )
     return "\n".join(lines)

@@ -295,12 +295,9 @@ def test_a_retried_batch_is_answered_the_same_and_kept_once(
     )
 
 
-def test_a_retry_racing_its_original_is_kept_once_and_counted_once(
-    make_client: Callable[..., Made], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    client, store, bank = make_client(daily_answer_quota=4)
-    rows = [row(bank.exported[0]), row(bank.exported[1])]
-    # Both requests look, find nothing kept, count their 2 answers, then write.
+def hold_writes_for_both(store: ObjectStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two racing requests: neither writes its immutable object before both have come to it
+    (each has looked, found nothing, and counted its quota)."""
     both_counted = threading.Barrier(2)
     write = store.put_immutable
 
@@ -309,6 +306,15 @@ def test_a_retry_racing_its_original_is_kept_once_and_counted_once(
         return write(key, data)
 
     monkeypatch.setattr(store, "put_immutable", write_once_both_counted)
+
+
+def test_a_retry_racing_its_original_is_kept_once_and_counted_once(
+    make_client: Callable[..., Made], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    client, store, bank = make_client(daily_answer_quota=4)
+    rows = [row(bank.exported[0]), row(bank.exported[1])]
+    # Both requests look, find nothing kept, count their 2 answers, then write.
+    hold_writes_for_both(store, monkeypatch)
     with ThreadPoolExecutor(2) as pool:
         answers = [receipt_of(r) for r in pool.map(lambda _: post(client, rows), range(2))]
     assert sorted(a["replayed"] for a in answers) == [False, True]
@@ -539,14 +545,7 @@ def test_the_same_report_racing_in_is_kept_once_and_counted_once(
     client, store, bank = make_client(daily_report_quota=2)
     url = f"/api/v1/questions/{bank.exported[0]}/reports"
     body = {"learner_id": LEARNER, "reason": "typo", "text": "a typo"}
-    both_counted = threading.Barrier(2)
-    write = store.put_immutable
-
-    def write_once_both_counted(key: str, data: bytes) -> bool:
-        both_counted.wait(timeout=10)
-        return write(key, data)
-
-    monkeypatch.setattr(store, "put_immutable", write_once_both_counted)
+    hold_writes_for_both(store, monkeypatch)
     with ThreadPoolExecutor(2) as pool:
         posted = list(pool.map(lambda _: client.post(url, json=body, headers=AUTH), range(2)))
     assert [r.status_code for r in posted] == [202, 202]

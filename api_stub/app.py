@@ -126,6 +126,14 @@ def accepted_encodings(header: str) -> set[str]:
     return {e for e in ENCODING_SUFFIXES.values() if weights.get(e, star) > 0}
 
 
+def quota_exceeded(exc: LimitExceeded) -> ApiError:
+    """A daily quota's refusal (generation, answers, reports): 429 `quota_exceeded`, with
+    Retry-After until the quota's midnight."""
+    return ApiError(
+        429, str(exc), headers={"Retry-After": str(exc.retry_after)}, code="quota_exceeded"
+    )
+
+
 def create_app(
     settings: Settings,
     store: ObjectStore,
@@ -272,9 +280,7 @@ def create_app(
         except InsufficientPool as exc:
             raise ApiError(409, str(exc), exc.details(), code="insufficient_pool") from exc
         except LimitExceeded as exc:
-            raise ApiError(
-                429, str(exc), headers={"Retry-After": str(exc.retry_after)}, code="quota_exceeded"
-            ) from exc
+            raise quota_exceeded(exc) from exc
         except Overloaded as exc:
             raise ApiError(503, str(exc), headers={"Retry-After": str(exc.retry_after)}) from exc
 
@@ -313,9 +319,7 @@ def create_app(
         try:
             quota.reserve(key, n, at)
         except LimitExceeded as exc:
-            raise ApiError(
-                429, str(exc), headers={"Retry-After": str(exc.retry_after)}, code="quota_exceeded"
-            ) from exc
+            raise quota_exceeded(exc) from exc
         written = False
         try:
             with contextlib.suppress(ImmutableObjectError):
